@@ -1,0 +1,47 @@
+// The narrow pipe between sources and sinks. Two implementations (memory, kafka) pass one contract suite.
+import type { IngestError } from '../../schemas/ingest-error.js';
+
+/** Event families: one Kafka topic (`perfpipe.<family>`) and one set of ClickHouse tables each. */
+export type Family = 'tj' | 'pg' | 'atop' | 'apdex';
+
+/**
+ * A contiguous byte range [start, end) of one source file and every record parsed from it.
+ * Segments are the unit of exactly-once: the sink inserts one segment as one insert per table with
+ * an `insert_deduplication_token` derived from `id`, and a source replays a segment only over exactly
+ * the same range (ingest/source/checkpoint-store.ts records the range before publishing it).
+ */
+export interface Segment {
+  /** `<host>|<file_key>|<start>-<end>`: stable across replays of the same range. */
+  id: string;
+  family: Family;
+  host: string;
+  source: string;
+  file: string;
+  file_key: string;
+  start: number;
+  end: number;
+  events: unknown[];
+  errors: IngestError[];
+}
+
+export type SegmentHandler = (segment: Segment) => Promise<void>;
+
+/**
+ * Acknowledge, then checkpoint: `publish` resolves only once the segment is durable downstream — acked
+ * by Kafka (acks=all), or for the in-process bus handled by the consumer (inserted into ClickHouse).
+ * A source advances its file checkpoint only after that. A segment handed to `publish` is never
+ * touched again by its sender. `consume` registers the single consumer of this process; its handler
+ * resolving acknowledges the segment (the Kafka bus commits offsets only then).
+ */
+export interface Bus {
+  readonly kind: 'memory' | 'kafka';
+  start(): Promise<void>;
+  publish(segment: Segment): Promise<void>;
+  consume(handler: SegmentHandler): Promise<void>;
+  /** Safe before start and twice; flushes what it holds. */
+  stop(): Promise<void>;
+}
+
+export function segmentId(host: string, fileKey: string, start: number, end: number): string {
+  return `${host}|${fileKey}|${start}-${end}`;
+}

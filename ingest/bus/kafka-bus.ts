@@ -1,0 +1,178 @@
+// The Kafka bus of the distributed shape: agents publish segments to `perfpipe.<family>`, sinks consume them
+// in one consumer group. publish resolves once the broker acked (acks=all); offsets move after the handler.
+import { CompressionTypes, Partitioners, type Admin, type Consumer, type Kafka, type Producer } from 'kafkajs';
+import type { Bus, Segment, SegmentHandler } from './bus.js';
+import { BusError } from './bus-error.js';
+import { KafkaBusConfigSchema, type KafkaBusConfig, type KafkaBusConfigInput } from './kafka-config.js';
+import { createKafkaClient, type KafkaLogSink } from './kafka-client.js';
+import { ensureTopics, familyTopic, topicNames } from './kafka-topics.js';
+import { encodeSegment } from './segment-codec.js';
+import type { Rejected } from './segment-assembler.js';
+import { runSegmentConsumer } from './segment-consumer.js';
+import { SendQueue } from './send-queue.js';
+
+export interface KafkaBusContext {
+  /** Receives kafkajs and bus log lines (secrets removed); without it they are dropped. */
+  onLog?: KafkaLogSink;
+  /** Where SASL credentials are read from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface KafkaBus extends Bus {
+  readonly config: KafkaBusConfig;
+}
+
+type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusContext = {}): KafkaBus {
+  const config = KafkaBusConfigSchema.parse(input);
+  const topics = topicNames(config.topic_prefix);
+  let state: State = 'new';
+  let kafka: Kafka | undefined;
+  let admin: Admin | undefined;
+  let producer: Producer | undefined;
+  let consumer: Consumer | undefined;
+  let queue: SendQueue | undefined;
+  let consumerRunning: Promise<void> | undefined;
+  let crashDelay = config.retry_initial_ms;
+  let starting: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
+
+  async function connect(): Promise<void> {
+    kafka = createKafkaClient(config, { ...(ctx.onLog ? { onLog: ctx.onLog } : {}), ...(ctx.env ? { env: ctx.env } : {}) });
+    admin = kafka.admin();
+    await admin.connect();
+    await ensureTopics(admin, config);
+    producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // Passing the partitioner silences kafkajs's v2 default-partitioner warning; murmur2 = the Java client's.
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    const send = producer;
+    queue = new SendQueue(
+      async (topicMessages) => {
+        await send.sendBatch({
+          topicMessages,
+          acks: -1,
+          compression: config.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None,
+        });
+      },
+      { maxInFlight: config.max_in_flight, maxBatchBytes: config.max_batch_bytes },
+    );
+    state = 'running';
+  }
+
+  async function publish(segment: Segment): Promise<void> {
+    if (state !== 'running' || !queue) {
+      const message = state === 'new' || state === 'starting' ? 'kafka bus: publish before start' : 'kafka bus: publish after stop';
+      throw new BusError(message, { permanent: true, context: { segment: segment.id } });
+    }
+    const topic = familyTopic(config.topic_prefix, segment.family);
+    const messages = encodeSegment(segment);
+    const bytes = messages.reduce((sum, m) => sum + m.value.length + m.key.length, 0);
+    try {
+      await queue.submit({ topic, messages, bytes });
+    } catch (error) {
+      if (error instanceof BusError) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      throw new BusError(`kafka bus: sending segment ${segment.id} to ${topic} failed: ${why}`, {
+        permanent: false, context: { topic, segment: segment.id }, cause: error,
+      });
+    }
+  }
+
+  async function deadLetter(rejected: Rejected[], source: { topic: string; partition: number }): Promise<void> {
+    if (!queue) return;
+    const messages = rejected.map(({ message, reason }) => ({
+      key: message.key,
+      value: message.value,
+      headers: {
+        ...message.headers,
+        reason, source_topic: source.topic, source_partition: String(source.partition), source_offset: message.offset,
+      },
+    }));
+    const bytes = messages.reduce((sum, m) => sum + (m.value?.length ?? 0), 0);
+    await queue.submit({ topic: topics.dlq, messages, bytes });
+  }
+
+  async function consume(handler: SegmentHandler): Promise<void> {
+    if (state !== 'running' || !kafka) throw new BusError('kafka bus: consume needs a running bus', { permanent: true });
+    if (consumerRunning) throw new BusError('kafka bus: a consumer is already registered', { permanent: true });
+    // A consumer that failed to start may be registered again.
+    consumerRunning = runConsumer(kafka, handler).catch((error: unknown) => {
+      consumerRunning = undefined;
+      throw error;
+    });
+    await consumerRunning;
+  }
+
+  async function runConsumer(client: Kafka, handler: SegmentHandler): Promise<void> {
+    const next = client.consumer({
+      groupId: config.group_id,
+      sessionTimeout: config.session_timeout_ms,
+      allowAutoTopicCreation: false,
+    });
+    consumer = next;
+    // kafkajs restarts a crashed consumer only after retriable errors; others (e.g. "Failed to find group
+    // coordinator" while a fresh broker still loads __consumer_offsets) leave it stopped for good. A sink
+    // must not die quietly, so such a crash gets a new consumer after a backoff, for as long as the bus runs.
+    next.on(next.events.CRASH, ({ payload }) => {
+      if (payload.restart || state !== 'running') return;
+      ctx.onLog?.({
+        level: 'error', namespace: 'perfpipe.bus', message: 'kafka consumer crashed; starting a new one',
+        fields: { error: payload.error.message, retry_in_ms: crashDelay },
+      });
+      const delay = crashDelay;
+      crashDelay = Math.min(crashDelay * 2, config.retry_max_ms);
+      setTimeout(() => {
+        if (state !== 'running' || consumer !== next) return;
+        void next.disconnect().catch(() => {}).then(() => (state === 'running' ? runConsumer(client, handler) : undefined))
+          .catch((error: unknown) => ctx.onLog?.({
+            level: 'error', namespace: 'perfpipe.bus', message: 'kafka consumer restart failed',
+            fields: { error: error instanceof Error ? error.message : String(error) },
+          }));
+      }, delay);
+    });
+    next.on(next.events.GROUP_JOIN, () => (crashDelay = config.retry_initial_ms));
+    await next.connect();
+    await runSegmentConsumer({
+      consumer: next, topics: topics.families, handler, config, deadLetter, ...(ctx.onLog ? { onLog: ctx.onLog } : {}),
+    });
+  }
+
+  async function shutdown(): Promise<void> {
+    await starting?.catch(() => {});
+    state = 'stopping';
+    // The consumer goes first: it may still dead-letter through the producer while finishing its batch.
+    await consumer?.disconnect();
+    await queue?.close();
+    await producer?.disconnect();
+    await admin?.disconnect();
+    state = 'stopped';
+  }
+
+  return {
+    kind: 'kafka',
+    config,
+    start() {
+      if (state === 'stopping' || state === 'stopped') {
+        return Promise.reject(new BusError('kafka bus: cannot start after stop', { permanent: true }));
+      }
+      if (!starting) {
+        state = 'starting';
+        starting = connect();
+      }
+      return starting;
+    },
+    publish,
+    consume,
+    stop() {
+      if (state === 'new') state = 'stopped';
+      stopping ??= state === 'stopped' ? Promise.resolve() : shutdown();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Segments rebuilt from partition messages: whole, once, with commit offsets that never pass an open segment.
+import test from 'ava';
+import fc from 'fast-check';
+import { PartitionAssembler, type AssemblyOutput } from './segment-assembler.js';
+import { encodeSegment, type IncomingMessage } from './segment-codec.js';
+import { makeSegment } from './bus-contract.js';
+import type { Segment } from './bus.js';
+
+/** Messages as a consumer reads them from one partition, offsets counting from `first`. */
+function asRead(segments: Segment[], first = 0): IncomingMessage[] {
+  return segments.flatMap(encodeSegment).map((m, i) => ({
+    offset: String(first + i),
+    key: Buffer.from(m.key),
+    value: Buffer.from(m.value),
+    headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, Buffer.from(v)])),
+  }));
+}
+
+const segmentsOf = (outputs: AssemblyOutput[]) => outputs.flatMap((o) => (o.type === 'segment' ? [o.segment] : []));
+
+test('segments read in order come back equal, each once its last message arrived', (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(4), fc.nat(3)), { maxLength: 8 }), (shapes) => {
+      const sent = shapes.map(([events, errors], i) => makeSegment(`f${i % 3}`, i * 100, events, errors));
+      const assembler = new PartitionAssembler();
+      const outputs = asRead(sent).flatMap((m) => assembler.push(m));
+      t.deepEqual(segmentsOf(outputs), sent);
+      t.is(assembler.openSegments, 0);
+    }),
+  );
+});
+
+test('an empty segment travels as one marker and comes back with no records', (t) => {
+  const empty = makeSegment('quiet', 500, 0, 0);
+  const messages = asRead([empty]);
+  t.is(messages.length, 1);
+  t.deepEqual(segmentsOf(new PartitionAssembler().push(messages[0]!)), [empty]);
+});
+
+test('the commit offset stays at the first message of a segment still open', (t) => {
+  const done = makeSegment('a', 0, 1);
+  const open = makeSegment('b', 0, 3);
+  const [first, ...rest] = asRead([done, open]);
+  const assembler = new PartitionAssembler();
+  const outputs = assembler.push(first!);
+  assembler.push(rest[0]!);
+  t.is(assembler.commitOffset((outputs[0] as { lastOffset: bigint }).lastOffset), 1n);
+  assembler.push(rest[1]!);
+  const last = assembler.push(rest[2]!);
+  t.is(assembler.commitOffset((last[0] as { lastOffset: bigint }).lastOffset), 4n);
+});
+
+test('a partial copy followed by the full replay is dropped; the replay is delivered once', (t) => {
+  const segment = makeSegment('replayed', 0, 4, 1);
+  const partial = asRead([segment]).slice(0, 2);
+  const full = asRead([segment], 2);
+  const assembler = new PartitionAssembler();
+  const outputs = [...partial, ...full].flatMap((m) => assembler.push(m));
+  t.deepEqual(segmentsOf(outputs), [segment]);
+  t.deepEqual(outputs.filter((o) => o.type === 'malformed'), []);
+  t.is(assembler.commitOffset(6n), 7n);
+});
+
+test('reading from an earlier offset again (after a rebalance) forgets the open parts', (t) => {
+  const segment = makeSegment('again', 0, 3);
+  const messages = asRead([segment]);
+  const assembler = new PartitionAssembler();
+  assembler.push(messages[0]!);
+  assembler.push(messages[1]!);
+  const outputs = messages.flatMap((m) => assembler.push(m));
+  t.deepEqual(segmentsOf(outputs), [segment]);
+});
+
+test('a message without segment headers is malformed, with the reason naming the header', (t) => {
+  const outputs = new PartitionAssembler().push({ offset: '7', key: null, value: Buffer.from('x'), headers: {} });
+  t.is(outputs.length, 1);
+  const [output] = outputs;
+  t.is(output?.type, 'malformed');
+  if (output?.type === 'malformed') {
+    t.is(output.offset, 7n);
+    t.regex(output.rejected.reason, /^not a perfpipe segment message \(header kind: /);
+  }
+});
+
+test('a part whose first part never came is malformed', (t) => {
+  const [, second] = asRead([makeSegment('orphan', 0, 2)]);
+  const [output] = new PartitionAssembler().push(second!);
+  t.is(output?.type === 'malformed' ? output.rejected.reason : '', 'part 1 of segment db1|orphan|0-100 arrived without its first part');
+});
+
+test('an event value that is not JSON is set aside for dead letters; the rest of the segment is delivered', (t) => {
+  const segment = makeSegment('half-bad', 0, 3);
+  const messages = asRead([segment]);
+  messages[1]!.value = Buffer.from('{oops');
+  const assembler = new PartitionAssembler();
+  const [output] = messages.flatMap((m) => assembler.push(m));
+  t.is(output?.type, 'segment');
+  if (output?.type === 'segment') {
+    t.deepEqual(output.segment.events, [segment.events[0], segment.events[2]]);
+    t.deepEqual(output.invalid.map((r) => r.reason), ['event value is not JSON']);
+  }
+});

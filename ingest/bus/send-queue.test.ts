@@ -1,0 +1,87 @@
+// The producer's single send path: one send at a time, queued segments coalesced, a bound on what waits.
+import test from 'ava';
+import type { TopicMessages } from 'kafkajs';
+import { SendQueue, type Outgoing } from './send-queue.js';
+
+const outgoing = (topic: string, n: number, bytes = 10): Outgoing => ({
+  topic, bytes, messages: Array.from({ length: n }, (_, i) => ({ key: topic, value: `${topic}-${i}` })),
+});
+
+function stubSend() {
+  const sends: TopicMessages[][] = [];
+  let active = 0;
+  let peak = 0;
+  let release: () => void = () => {};
+  let gate = Promise.resolve();
+  return {
+    sends,
+    get peak() { return peak; },
+    hold() { gate = new Promise((resolve) => (release = resolve)); },
+    open() { release(); },
+    send: async (topicMessages: TopicMessages[]) => {
+      active += 1;
+      peak = Math.max(peak, active);
+      sends.push(topicMessages);
+      await gate;
+      active -= 1;
+    },
+  };
+}
+
+test('sends never overlap, and what queued meanwhile goes in one coalesced send, in order', async (t) => {
+  const stub = stubSend();
+  const queue = new SendQueue(stub.send, { maxInFlight: 10, maxBatchBytes: 1000 });
+  stub.hold();
+  const first = queue.submit(outgoing('a', 1));
+  await new Promise((r) => setImmediate(r));
+  const rest = [queue.submit(outgoing('b', 2)), queue.submit(outgoing('a', 1)), queue.submit(outgoing('b', 1))];
+  await new Promise((r) => setImmediate(r));
+  stub.open();
+  await Promise.all([first, ...rest]);
+  t.is(stub.peak, 1);
+  t.is(stub.sends.length, 2);
+  t.deepEqual(stub.sends[1]!.map((tm) => [tm.topic, tm.messages.map((m) => m.value)]), [
+    ['b', ['b-0', 'b-1', 'b-0']],
+    ['a', ['a-0']],
+  ]);
+});
+
+test('a coalesced send stops at max_batch_bytes but never splits a segment', async (t) => {
+  const stub = stubSend();
+  const queue = new SendQueue(stub.send, { maxInFlight: 10, maxBatchBytes: 25 });
+  stub.hold();
+  const all = [queue.submit(outgoing('x', 1, 5))];
+  await new Promise((r) => setImmediate(r));
+  all.push(queue.submit(outgoing('y', 3, 40)), queue.submit(outgoing('z', 1, 10)), queue.submit(outgoing('w', 1, 10)));
+  await new Promise((r) => setImmediate(r));
+  stub.open();
+  await Promise.all(all);
+  t.deepEqual(stub.sends.map((s) => s.map((tm) => `${tm.topic}:${tm.messages.length}`)), [['x:1'], ['y:3'], ['z:1', 'w:1']]);
+});
+
+test('beyond max_in_flight, submitters wait until an earlier send was acked', async (t) => {
+  const stub = stubSend();
+  const queue = new SendQueue(stub.send, { maxInFlight: 2, maxBatchBytes: 1000 });
+  stub.hold();
+  let settled = 0;
+  const all = [1, 2, 3].map((i) => queue.submit(outgoing(`t${i}`, 1)).then(() => void (settled += 1)));
+  await new Promise((r) => setTimeout(r, 20));
+  t.is(settled, 0);
+  t.deepEqual(stub.sends.flat().map((tm) => tm.topic), ['t1']);
+  // Ack t1 but hold the next send: t2 goes alone, since t3 had no slot to queue in while t1 was out.
+  stub.open();
+  stub.hold();
+  await new Promise((r) => setTimeout(r, 20));
+  t.is(settled, 1);
+  t.deepEqual(stub.sends.map((s) => s.map((tm) => tm.topic)), [['t1'], ['t2']]);
+  stub.open();
+  await Promise.all(all);
+  t.deepEqual(stub.sends.map((s) => s.map((tm) => tm.topic)), [['t1'], ['t2'], ['t3']]);
+});
+
+test('a failed send rejects every segment it carried; close refuses new work', async (t) => {
+  const queue = new SendQueue(async () => { throw new Error('broker gone'); }, { maxInFlight: 4, maxBatchBytes: 1000 });
+  await t.throwsAsync(queue.submit(outgoing('a', 1)), { message: 'broker gone' });
+  await queue.close();
+  await t.throwsAsync(queue.submit(outgoing('a', 1)), { message: 'kafka bus: publish after stop' });
+});

@@ -1,0 +1,43 @@
+// `perfpipe run`: the long-running daemon of the embedded default. Tails the sources, stores what
+// they hold, answers /health, /ready, /metrics and /sql on its local port; SIGTERM/SIGINT stop it
+// cleanly with checkpoints saved.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { startPipeline, type Pipeline } from '../../pipeline.js';
+import { startHttpServer } from '../../http/server.js';
+import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/daemon-file.js';
+import { ConfigError } from '../../errors.js';
+import { configFromFlags } from '../config-from-flags.js';
+
+const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT]';
+
+export async function runCommand(argv: string[], log: Logger): Promise<number> {
+  const { config, help } = configFromFlags(argv, USAGE);
+  if (help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
+  if (!config.clickhouse) {
+    const other = readDaemonFile(config.data);
+    if (other) throw new ConfigError(`another perfpipe run (pid ${other.pid}) already uses the data directory ${config.data}`);
+  }
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(config.listen)) {
+    log.warn({ listen: config.listen }, 'listening beyond loopback: /sql requires the token in the data directory');
+  }
+  const token = randomBytes(24).toString('hex');
+  let pipeline: Pipeline | null = null;
+  const server = await startHttpServer({
+    listen: config.listen, token, metrics: { render: () => pipeline?.metrics.render() ?? '' } as Pipeline['metrics'],
+    client: () => pipeline?.store.client ?? null, ready: () => pipeline !== null,
+  });
+  pipeline = await startPipeline(config, 'follow', log);
+  if (!config.clickhouse) writeDaemonFile(config.data, { pid: process.pid, url: server.url, token });
+  log.info({ sources: config.sources.map((s) => s.location), store: pipeline.store.where, http: server.url }, 'perfpipe is running');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  log.info('stopping: saving checkpoints');
+  removeDaemonFile(config.data);
+  await server.close();
+  await pipeline.stop();
+  log.info({ events: pipeline.metrics.total('perfpipe_events_total') }, 'stopped');
+  return 0;
+}

@@ -1,0 +1,39 @@
+// `ingest` and `run` take a config file, flags, or both: flags override the file's keys.
+import { ConfigError } from '../errors.js';
+import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
+import { parseFlags, STORE_OPTIONS } from './args.js';
+
+export const PIPELINE_OPTIONS = {
+  ...STORE_OPTIONS,
+  config: { type: 'string', short: 'c' },
+  tj: { type: 'string', multiple: true },
+  tz: { type: 'string' },
+  hour: { type: 'string' },
+  host: { type: 'string' },
+  listen: { type: 'string' },
+} as const;
+
+export function configFromFlags(argv: string[], usage: string): { config: Config; help: boolean } {
+  const { values, positionals } = parseFlags(argv, PIPELINE_OPTIONS, usage);
+  if (values.help) return { config: parseConfig({}), help: true };
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${usage}`);
+  const base: ConfigInput = values.config ? structuredClone(loadConfigFile(values.config)) : {};
+  if (values.host) base.host = values.host;
+  if (values.data) base.data = values.data;
+  if (values.clickhouse) base.clickhouse = values.clickhouse;
+  if (values.listen) base.listen = values.listen;
+  const sources = [...(base.sources ?? [])];
+  for (const location of values.tj ?? []) {
+    sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });
+  }
+  if (values.tz || values.hour) {
+    for (const s of sources) {
+      if (values.tz) s.tz = values.tz;
+      if (values.hour) s.hour = values.hour;
+    }
+  }
+  base.sources = sources;
+  const config = parseConfig(base, values.config ?? 'flags');
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR or a config file with sources\nusage: ${usage}`);
+  return { config, help: false };
+}

@@ -1,0 +1,43 @@
+// The `perfpipe` command: dispatches to one module per subcommand and turns failures into one clear
+// line and an exit code (2 for unusable arguments or files, 1 for anything else).
+import { createLogger } from '../observe/logger.js';
+import { PerfpipeError, ConfigError } from '../errors.js';
+import { parseCommand } from './commands/parse.js';
+import { ingestCommand } from './commands/ingest.js';
+import { runCommand } from './commands/run.js';
+import { sqlCommand } from './commands/sql.js';
+
+const HELP = `perfpipe — 1C technological journal, PostgreSQL and atop logs into ClickHouse
+
+  perfpipe parse tj FILE…            events as NDJSON on stdout
+  perfpipe ingest --tj DIR           backfill a TJ location into the store
+  perfpipe run --config FILE         tail and store continuously (daemon)
+  perfpipe sql "SELECT …"            ad-hoc SQL on the store
+
+Store: the embedded ClickHouse in ./perfpipe-data (--data DIR), or a server (--clickhouse URL).
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const log = createLogger();
+  try {
+    switch (command) {
+      case 'parse': return await parseCommand(rest);
+      case 'ingest': return await ingestCommand(rest, log);
+      case 'run': return await runCommand(rest, log);
+      case 'sql': return await sqlCommand(rest);
+      case undefined: case 'help': case '--help': case '-h':
+        process.stdout.write(HELP);
+        return 0;
+      default:
+        throw new ConfigError(`unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+    }
+  } catch (error) {
+    if (error instanceof PerfpipeError) {
+      process.stderr.write(`perfpipe: ${error.message}\n`);
+      return error instanceof ConfigError ? 2 : 1;
+    }
+    process.stderr.write(`perfpipe: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,93 @@
+// The daemon's local HTTP port: /health, /ready, /metrics (Prometheus) and POST /sql, which runs a
+// query through the daemon's own ClickHouse client (the only way to reach the embedded engine while
+// the daemon holds it). Binds to 127.0.0.1 by default; /sql always requires the bearer token.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { ClickHouseClient, DataFormat } from '@clickhouse/client';
+import type { Metrics } from '../observe/metrics.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../store/query.js';
+
+export interface HttpServerOptions {
+  listen: string;
+  token: string;
+  client: () => ClickHouseClient | null;
+  metrics: Metrics;
+  ready: () => boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function splitListen(listen: string): { host: string; port: number } {
+  const cut = listen.lastIndexOf(':');
+  return { host: listen.slice(0, cut).replace(/^\[|\]$/g, ''), port: Number(listen.slice(cut + 1)) };
+}
+
+async function body(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error('query text larger than 1 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer\s+/i, '') ?? '');
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+export async function startHttpServer(o: HttpServerOptions): Promise<RunningServer> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    void (async () => {
+      try {
+        if (req.method === 'GET' && url.pathname === '/health') { res.end('ok\n'); return; }
+        if (req.method === 'GET' && url.pathname === '/ready') {
+          res.statusCode = o.ready() ? 200 : 503;
+          res.end(o.ready() ? 'ready\n' : 'starting\n');
+          return;
+        }
+        if (req.method === 'GET' && url.pathname === '/metrics') {
+          res.setHeader('content-type', 'text/plain; version=0.0.4');
+          res.end(o.metrics.render());
+          return;
+        }
+        if (req.method === 'POST' && url.pathname === '/sql') {
+          if (!tokenMatches(req.headers.authorization, o.token)) { res.statusCode = 401; res.end('token required\n'); return; }
+          const client = o.client();
+          if (!client) { res.statusCode = 503; res.end('store not open yet\n'); return; }
+          const format = (url.searchParams.get('format') ?? 'table') as OutputFormat;
+          if (!(format in OUTPUT_FORMATS)) { res.statusCode = 400; res.end(`unknown format ${format}\n`); return; }
+          const query = await body(req);
+          const result = await client.exec({ query, clickhouse_settings: { default_format: OUTPUT_FORMATS[format] as DataFormat, output_format_pretty_color: 0 } });
+          res.setHeader('content-type', 'text/plain; charset=utf-8');
+          for await (const chunk of result.stream) res.write(chunk);
+          res.end();
+          return;
+        }
+        res.statusCode = 404;
+        res.end('not found\n');
+      } catch (error) {
+        if (!res.headersSent) res.statusCode = 400;
+        res.end(`${(error as Error).message}\n`);
+      }
+    })();
+  });
+  const { host, port } = splitListen(o.listen);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address();
+  const actualPort = typeof addr === 'object' && addr ? addr.port : port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+  };
+}

@@ -1,0 +1,58 @@
+// Counters and gauges with labels, rendered in the Prometheus text format for `/metrics`. Small on
+// purpose: a handful of series per source and table, no dependency.
+
+type Labels = Record<string, string>;
+
+interface Series {
+  help: string;
+  type: 'counter' | 'gauge';
+  values: Map<string, { labels: Labels; value: number }>;
+}
+
+export class Metrics {
+  private readonly series = new Map<string, Series>();
+
+  private get(name: string, help: string, type: Series['type']): Series {
+    let s = this.series.get(name);
+    if (!s) {
+      s = { help, type, values: new Map() };
+      this.series.set(name, s);
+    }
+    return s;
+  }
+
+  inc(name: string, help: string, labels: Labels = {}, by = 1): void {
+    const s = this.get(name, help, 'counter');
+    const key = JSON.stringify(labels);
+    const v = s.values.get(key);
+    if (v) v.value += by;
+    else s.values.set(key, { labels, value: by });
+  }
+
+  set(name: string, help: string, labels: Labels, value: number): void {
+    this.get(name, help, 'gauge').values.set(JSON.stringify(labels), { labels, value });
+  }
+
+  value(name: string, labels: Labels = {}): number {
+    return this.series.get(name)?.values.get(JSON.stringify(labels))?.value ?? 0;
+  }
+
+  /** Sum of a series over all label sets. */
+  total(name: string): number {
+    let sum = 0;
+    for (const v of this.series.get(name)?.values.values() ?? []) sum += v.value;
+    return sum;
+  }
+
+  render(): string {
+    const out: string[] = [];
+    for (const [name, s] of this.series) {
+      out.push(`# HELP ${name} ${s.help}`, `# TYPE ${name} ${s.type}`);
+      for (const { labels, value } of s.values.values()) {
+        const l = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',');
+        out.push(`${name}${l ? `{${l}}` : ''} ${value}`);
+      }
+    }
+    return `${out.join('\n')}\n`;
+  }
+}

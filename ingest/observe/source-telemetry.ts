@@ -1,0 +1,39 @@
+// Turns source and sink calls into pino lines and Prometheus counters, in one place (STYLE §3).
+import type { Logger } from 'pino';
+import type { SourceEvents } from '../source/source-events.js';
+import type { SinkEvents } from '../sink/clickhouse-sink.js';
+import type { Metrics } from './metrics.js';
+
+export function sourceTelemetry(source: string, log: Logger, m: Metrics): SourceEvents {
+  const l = { source };
+  return {
+    fileAdded: (path, fileKey, offset) => { m.inc('perfpipe_files_added_total', 'Files discovered', l); log.debug({ path, fileKey, offset }, 'file added'); },
+    fileRotated: (oldPath, newPath, fileKey) => { m.inc('perfpipe_files_rotated_total', 'Files renamed while read', l); log.info({ oldPath, newPath, fileKey }, 'file renamed; reading on'); },
+    fileTruncated: (path, fileKey, size, offset) => { m.inc('perfpipe_files_truncated_total', 'Files found shorter than the read position', l); log.warn({ path, fileKey, size, offset }, 'file truncated; it will be read anew'); },
+    fileDeleted: (path, fileKey) => { m.inc('perfpipe_files_deleted_total', 'Files deleted while read', l); log.debug({ path, fileKey }, 'file deleted; reading to its end'); },
+    fileFinished: (path, fileKey, offset) => { m.inc('perfpipe_files_finished_total', 'Files read to their end for good', l); log.debug({ path, fileKey, offset }, 'file finished'); },
+    bytesRead: (_path, bytes) => m.inc('perfpipe_source_bytes_total', 'Bytes read from source files', l, bytes),
+    segmentPublished: (_path, events, errors) => {
+      m.inc('perfpipe_events_total', 'Events parsed and acknowledged downstream', l, events);
+      m.inc('perfpipe_ingest_errors_total', 'Ingest errors (bad input) found', l, errors);
+      m.inc('perfpipe_segments_total', 'Segments acknowledged downstream', l);
+    },
+    publishFailed: (path, error, attempt) => { m.inc('perfpipe_publish_failures_total', 'Failed publishes (retried)', l); log.warn({ path, attempt, err: error.message }, 'publish failed; retrying'); },
+    readFailed: (path, error) => { m.inc('perfpipe_read_failures_total', 'Failed file reads', l); log.warn({ path, err: error.message }, 'cannot read'); },
+    replayed: (path, start, end) => { m.inc('perfpipe_replayed_segments_total', 'Segments replayed after a restart', l); log.info({ path, start, end }, 'replaying an unacknowledged range'); },
+  };
+}
+
+export function sinkTelemetry(log: Logger, m: Metrics): SinkEvents {
+  return {
+    inserted: (table, rows, ms) => {
+      m.inc('perfpipe_rows_inserted_total', 'Rows acknowledged by ClickHouse', { table }, rows);
+      m.inc('perfpipe_insert_seconds_total', 'Time spent in inserts', { table }, ms / 1000);
+      m.inc('perfpipe_inserts_total', 'Inserts acknowledged by ClickHouse', { table });
+    },
+    insertFailed: (table, error, attempt, permanent) => {
+      m.inc('perfpipe_insert_failures_total', 'Failed inserts', { table, permanent: String(permanent) });
+      log[permanent ? 'error' : 'warn']({ table, attempt, err: error.message }, permanent ? 'ClickHouse rejected an insert; stored as an ingest error' : 'insert failed; retrying');
+    },
+  };
+}

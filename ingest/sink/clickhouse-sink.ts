@@ -1,0 +1,85 @@
+// Writes segments into ClickHouse: one insert per table per segment, with the segment id as the
+// insert_deduplication_token, so a replayed segment (crash, redelivery) is dropped by ClickHouse
+// (clickhouse.md §2–3). Transient failures are retried with backoff until the sink stops; an insert
+// ClickHouse rejects for good becomes an ingest_errors row and the pipeline goes on.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Segment } from '../bus/bus.js';
+import type { IngestError } from '../../schemas/ingest-error.js';
+import { rowsForSegment } from './segment-rows.js';
+
+export interface SinkEvents {
+  inserted(table: string, rows: number, ms: number): void;
+  insertFailed(table: string, error: Error, attempt: number, permanent: boolean): void;
+}
+
+export interface ClickHouseSinkOptions {
+  client: ClickHouseClient;
+  events: SinkEvents;
+  signal?: AbortSignal;
+  /** Attempts before a transient failure is given up for this call (the source retries again). */
+  maxAttempts?: number;
+}
+
+/** ClickHouse error codes that retrying cannot fix: bad data or schema (not network or load). */
+const PERMANENT_CODES = new Set(['6', '26', '27', '38', '41', '53', '60', '62', '70', '72', '117', '130', '131', '252']);
+
+export function isPermanentInsertError(error: unknown): boolean {
+  const code = (error as { code?: string | number })?.code;
+  return code !== undefined && PERMANENT_CODES.has(String(code));
+}
+
+export function createClickHouseSink(o: ClickHouseSinkOptions) {
+  const maxAttempts = o.maxAttempts ?? 6;
+
+  async function insert(table: string, values: unknown[], token: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const t0 = performance.now();
+      try {
+        await o.client.insert({
+          table, values, format: 'JSONEachRow',
+          clickhouse_settings: {
+            insert_deduplicate: 1,
+            insert_deduplication_token: token,
+            deduplicate_blocks_in_dependent_materialized_views: 1,
+            // One segment, one block: a split block would deduplicate part by part (clickhouse.md §2).
+            max_insert_block_size: '100000000',
+            min_insert_block_size_rows: '0',
+            min_insert_block_size_bytes: '0',
+            async_insert: 0,
+          },
+        });
+        o.events.inserted(table, values.length, performance.now() - t0);
+        return;
+      } catch (error) {
+        const permanent = isPermanentInsertError(error);
+        o.events.insertFailed(table, error as Error, attempt, permanent);
+        if (permanent || attempt >= maxAttempts || o.signal?.aborted) throw error;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  return {
+    /** Resolves once every row of the segment is in ClickHouse (or was there already). */
+    async write(segment: Segment): Promise<void> {
+      const tables = rowsForSegment(segment);
+      for (const [table, rows] of tables) {
+        if (rows.length === 0) continue;
+        try {
+          await insert(table, rows, `${segment.id}|${table}`);
+        } catch (error) {
+          if (!isPermanentInsertError(error)) throw error;
+          const rejected: IngestError = {
+            host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
+            offset: segment.start, length: segment.end - segment.start, kind: 'rejected_by_clickhouse',
+            reason: `${segment.file} bytes ${segment.start}–${segment.end}: ClickHouse rejected ${rows.length} ${table} rows: ${(error as Error).message.slice(0, 300)}`,
+            excerpt: JSON.stringify(rows[0]).slice(0, 512), can_continue: true,
+          };
+          await insert('ingest_errors', [rejected], `${segment.id}|${table}|rejected`);
+        }
+      }
+    },
+  };
+}
+
+export type ClickHouseSink = ReturnType<typeof createClickHouseSink>;

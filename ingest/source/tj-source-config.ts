@@ -1,0 +1,24 @@
+// Configuration of a TJ source: every key with its unit and default (this block is the user doc).
+import { z } from 'zod';
+import { isValidHour, isValidTimeZone } from '../../parsers/tj/index.js';
+
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export const TimeZone = z.string().refine(isValidTimeZone, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not an IANA zone; expected e.g. "Europe/Moscow"`,
+});
+
+export const TjSourceConfigSchema = z.strictObject({
+  type: z.literal('tj'),
+  /** The `location` of logcfg.xml: holds `<process>_<pid>/<yymmddhh>.log`. Required. */
+  location: z.string().min(1),
+  /** IANA zone the 1C server writes local time in. Default: this machine's zone. */
+  tz: TimeZone.default(systemTimeZone),
+  /** `yymmddhh` for files whose name carries no hour. Default none. */
+  hour: z.string().refine(isValidHour, { error: 'expected yymmddhh, e.g. "24010415"' }).nullable().default(null),
+  /** Seconds a file must stay unchanged, once a newer hour file exists beside it, before it is finished and closed. Default 60. */
+  idle_finish_s: z.number().int().nonnegative().default(60),
+});
+export type TjSourceConfig = z.infer<typeof TjSourceConfigSchema>;

@@ -1,0 +1,68 @@
+// The technological journal as a file source: `<location>/<process>_<pid>/<yymmddhh>.log` (default
+// placement) and `<location>/*.log` (plain placement), tj-format.md §1 and §7.
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createTjParser, hourFromFileName } from '../../parsers/tj/index.js';
+import type { FileSourceOptions } from './file-source.js';
+
+export interface TjSourceSettings {
+  location: string;
+  tz: string;
+  /** `yymmddhh` for files whose name carries no hour. */
+  hour: string | null;
+  /** A file not grown for this long is finished once a newer hour file exists beside it. */
+  idle_finish_ms: number;
+}
+
+/** Folders below the location that are searched: `<location>/<process>_<pid>/` and a few levels more for copied trees. */
+const MAX_DEPTH = 6;
+
+/**
+ * Lists TJ files under a location, oldest hour first: `*.log` files at any depth up to MAX_DEPTH (the
+ * default placement puts them one level down, plain placement at the top; copies of several servers'
+ * journals are often one or two levels deeper). Hidden folders are skipped.
+ */
+export async function discoverTjFiles(location: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // the platform deleted the folder while we listed it, or it is not readable
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dir, entry.name);
+      let isFile = entry.isFile();
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        const target = await stat(full).catch(() => null);
+        isFile = target?.isFile() ?? false;
+        isDir = target?.isDirectory() ?? false;
+      }
+      if (isFile && entry.name.endsWith('.log')) found.push(full);
+      else if (isDir && depth < MAX_DEPTH) await walk(full, depth + 1);
+    }
+  };
+  await walk(location, 0);
+  const key = (p: string): string => `${hourFromFileName(p) ?? ''}|${p}`;
+  return found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+export function tjSourceParts(s: TjSourceSettings, host: string): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'> {
+  return {
+    discover: () => discoverTjFiles(s.location),
+    watchRoots: [s.location],
+    createParser: (path, identity, offset) => createTjParser({
+      host, source: 'tj', file: path, file_key: identity.file_key, offset,
+      hour: hourFromFileName(path) ?? s.hour, tz: s.tz,
+    }),
+    isSuperseded(path, allPaths, idleMs) {
+      if (idleMs < s.idle_finish_ms) return false;
+      const dir = dirname(path);
+      const name = basename(path);
+      return allPaths.some((p) => dirname(p) === dir && basename(p) > name);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// One client API for both shapes (ARCHITECTURE §6): @clickhouse/client over HTTP to a ClickHouse
+// server, or the same client over the embedded engine (chdb/connection) in a data directory.
+// Credentials come from the environment, never from config files or flags, and are never logged.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+
+export interface StoreTarget {
+  /** Embedded engine data lives in `<data>/clickhouse`. */
+  data?: string;
+  /** A ClickHouse server, e.g. `http://127.0.0.1:8123`; wins over `data`. */
+  clickhouse?: string;
+  /** Database on a server (default `default`). */
+  database?: string;
+}
+
+export interface Store {
+  client: ClickHouseClient;
+  kind: 'embedded' | 'server';
+  /** Human-readable location, no credentials. */
+  where: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DATA_DIR = 'perfpipe-data';
+
+/** Settings whose defaults differ between a server and the embedded engine: pinned so both answer alike. */
+const SHARED_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
+
+export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  if (target.clickhouse) {
+    const url = new URL(target.clickhouse);
+    const client = createClient({
+      url: `${url.protocol}//${url.host}`,
+      username: env.PERFPIPE_CLICKHOUSE_USER ?? (decodeURIComponent(url.username) || 'default'),
+      password: env.PERFPIPE_CLICKHOUSE_PASSWORD ?? decodeURIComponent(url.password),
+      database: target.database ?? (url.pathname.replace(/^\//, '') || 'default'),
+      request_timeout: 60_000,
+      compression: { request: true, response: true },
+      clickhouse_settings: { ...SHARED_SETTINGS, wait_end_of_query: 1 },
+    });
+    return { client, kind: 'server', where: `${url.protocol}//${url.host}`, close: () => client.close() };
+  }
+  const dir = resolve(target.data ?? DEFAULT_DATA_DIR, 'clickhouse');
+  mkdirSync(dir, { recursive: true });
+  // chdb is loaded lazily: a server user need not load the 500 MB engine at all.
+  const { createChdbConnection } = await import('chdb/connection');
+  const client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
+  return { client, kind: 'embedded', where: join(dir), close: () => client.close() };
+}

@@ -1,0 +1,54 @@
+// An append-only byte window addressed by absolute file offsets: appends are amortised O(1), so an
+// event of hundreds of megabytes arriving in 1 MiB chunks is copied a bounded number of times.
+
+export class GrowableBuffer {
+  bytes: Buffer = Buffer.alloc(0);
+  /** Absolute offset of bytes[0]. */
+  start = 0;
+  private length = 0;
+
+  get end(): number {
+    return this.start + this.length;
+  }
+
+  reset(origin: number): void {
+    this.bytes = Buffer.alloc(0);
+    this.start = origin;
+    this.length = 0;
+  }
+
+  append(chunk: Buffer): void {
+    const needed = this.length + chunk.length;
+    if (needed > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2, 64 * 1024));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    chunk.copy(this.bytes, this.length);
+    this.length = needed;
+  }
+
+  byteAt(abs: number): number {
+    return this.bytes[abs - this.start] as number;
+  }
+
+  /** A view of [from, to); valid until the next append or discard. */
+  slice(from: number, to: number): Buffer {
+    return this.bytes.subarray(from - this.start, to - this.start);
+  }
+
+  /** Forgets bytes before `abs`, moving the rest to the front once the dead prefix is large. */
+  discardBefore(abs: number): void {
+    const dead = abs - this.start;
+    if (dead <= 0) return;
+    if (dead === this.length) {
+      this.start = abs;
+      this.length = 0;
+      return;
+    }
+    if (dead < 1024 * 1024 && dead * 2 < this.bytes.length) return;
+    this.bytes.copy(this.bytes, 0, dead, this.length);
+    this.start = abs;
+    this.length -= dead;
+  }
+}

@@ -1,0 +1,85 @@
+// Holds each zod row schema and its ClickHouse table in step: same columns, compatible types, and a
+// row made by the mapping goes in and comes back. A column added on one side only fails here.
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { openStore, type Store } from '../ingest/store/clickhouse.js';
+import { migrate } from '../ingest/store/migrations.js';
+import { TjRowSchema, tjEventToRow } from './tj-row.js';
+import { IngestErrorSchema } from './ingest-error.js';
+import { createTjParser } from '../parsers/tj/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'perfpipe-ddl-'));
+let store: Store;
+
+test.before(async () => {
+  store = await openStore({ data: dir });
+  await migrate(store.client);
+});
+test.after.always(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Which ClickHouse types a zod field may be stored in. */
+function acceptsType(field: z.ZodType, chType: string): boolean {
+  const def = (field as unknown as { def: { type: string; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[] } }).def;
+  const lc = /^LowCardinality\((.*)\)$/.exec(chType);
+  const inner = lc ? lc[1] as string : chType;
+  switch (def.type) {
+    case 'string': return /^(String|DateTime64\(\d, 'UTC'\))$/.test(inner);
+    case 'number': return /^U?Int(8|16|32|64)$/.test(inner);
+    case 'boolean': return inner === 'Bool' || inner === 'UInt8';
+    case 'union': return inner === 'UInt64' && (def.options ?? []).length === 2;
+    case 'nullable': {
+      const m = /^Nullable\((.*)\)$/.exec(chType);
+      return m !== null && acceptsType(def.innerType as z.ZodType, m[1] as string);
+    }
+    case 'array': {
+      const m = /^Array\((.*)\)$/.exec(chType);
+      return m !== null && acceptsType(def.element as z.ZodType, m[1] as string);
+    }
+    case 'record': return /^Map\((LowCardinality\()?String\)?, String\)$/.test(chType);
+    default: return false;
+  }
+}
+
+async function insertedColumns(table: string): Promise<Map<string, string>> {
+  const rs = await store.client.query({ query: `DESCRIBE TABLE ${table}`, format: 'JSONEachRow' });
+  const rows = await rs.json<{ name: string; type: string; default_type: string }>();
+  return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type]));
+}
+
+for (const [table, schema] of [['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema]] as const) {
+  test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {
+    const columns = await insertedColumns(table);
+    const fields = schema.shape as Record<string, z.ZodType>;
+    t.deepEqual([...columns.keys()].sort(), Object.keys(fields).sort());
+    for (const [name, field] of Object.entries(fields)) {
+      t.true(acceptsType(field, columns.get(name) ?? ''), `${table}.${name}: zod ${field.def.type} vs ClickHouse ${columns.get(name)}`);
+    }
+  });
+}
+
+test('a mapped TJ row passes its schema, is stored and reads back with its typed values', async (t) => {
+  const text = "05:15.349002-15980,TLOCK,6,process=rphost,p:processName=BP30SQL,OSThread=7,t:clientID=55,t:connectID=17,SessionID=27,Usr=Иванов,Regions='Reference28054.REFLOCK,InfoRg20642.DIMS',Locks='Reference28054.REFLOCK Exclusive ID=28054:82b9',WaitConnections='18,19',Context='\nМодуль.А : 1 : X();\n\tМодуль.Б : 2 : Y();',Usr=Петров,Custom=1\n" +
+    "00:00.172000-1003,DBPOSTGRS,4,process=rphost,dbpid=19753,Trans=1,Sql='SELECT 1 FROM tt12 WHERE x = $1',Prm=\"p_1: 'a'::mvarchar\",Rows=3,RowsAffected=-1,Memory=-8208\n";
+  const p = createTjParser({ host: 'h1', source: 'tj', file: '/var/log/1c/rphost_1234/21102215.log', file_key: 'fk', offset: 0, hour: '21102215', tz: 'UTC' });
+  const rows = p.push(Buffer.from(text)).events.map((e) => tjEventToRow(e));
+  for (const row of rows) TjRowSchema.parse(row);
+  await store.client.insert({ table: 'tj_events', values: rows, format: 'JSONEachRow' });
+  const rs = await store.client.query({
+    query: "SELECT ts, process, pid, infobase, connect_id, user, regions, wait_connections, context_first, context_last, props, dbpid, trans, rows, rows_affected, memory, sql_hash != 0 AS hashed FROM tj_events WHERE file_key = 'fk' ORDER BY file_offset",
+    format: 'JSONEachRow',
+  });
+  const [tlock, db] = await rs.json<Record<string, unknown>>();
+  t.like(tlock, {
+    ts: '2021-10-22 15:05:15.349002', process: 'rphost', pid: 1234, infobase: 'BP30SQL', connect_id: '17', user: 'Иванов',
+    regions: ['Reference28054.REFLOCK', 'InfoRg20642.DIMS'], wait_connections: ['18', '19'],
+    context_first: 'Модуль.А : 1 : X();', context_last: 'Модуль.Б : 2 : Y();',
+    props: { process: 'rphost', 'Usr#2': 'Петров', Custom: '1' },
+  });
+  t.like(db, { dbpid: 19753, trans: 1, rows: '3', rows_affected: '-1', memory: '-8208', hashed: 1 });
+});

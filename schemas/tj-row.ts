@@ -1,0 +1,194 @@
+// The `tj_events` row: typed columns for what analysts query (queries/ddl/001_tj_events.sql), every
+// other property in `props`. schemas/ddl-agreement.test.ts holds this schema and the DDL in step.
+import { basename, dirname } from 'node:path';
+import { z } from 'zod';
+import type { TjEvent } from './tj-event.js';
+import { sqlHash } from '../parsers/tj/sql-shape.js';
+
+const u64 = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
+const i64n = z.number().int().nullable();
+/** ClickHouse DateTime64(6) text `seconds.micros`. */
+const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
+
+export const TjRowSchema = z.strictObject({
+  ts: dt64,
+  ts_start: dt64,
+  duration_us: z.number().int().nonnegative(),
+  event: z.string(),
+  depth: z.number().int().nonnegative(),
+  host: z.string(),
+  process: z.string(),
+  pid: z.number().int().nonnegative(),
+  infobase: z.string(),
+  connect_id: u64,
+  session_id: u64,
+  client_id: u64,
+  os_thread: u64,
+  user: z.string(),
+  app: z.string(),
+  computer: z.string(),
+  context: z.string(),
+  context_first: z.string(),
+  context_last: z.string(),
+  dbms: z.string(),
+  database: z.string(),
+  dbpid: z.number().int().nonnegative(),
+  trans: z.number().int().nonnegative().nullable(),
+  func: z.string(),
+  sql: z.string(),
+  sql_hash: u64,
+  prm: z.string(),
+  rows: i64n,
+  rows_affected: i64n,
+  memory: i64n,
+  memory_peak: i64n,
+  cpu_time: i64n,
+  in_bytes: i64n,
+  out_bytes: i64n,
+  call_wait: i64n,
+  regions: z.array(z.string()),
+  locks: z.string(),
+  wait_connections: z.array(u64),
+  deadlock_intersections: z.string(),
+  exception: z.string(),
+  descr: z.string(),
+  props: z.record(z.string(), z.string()),
+  file: z.string(),
+  file_key: z.string(),
+  file_offset: z.number().int().nonnegative(),
+});
+export type TjRow = z.infer<typeof TjRowSchema>;
+
+/** Property name → typed column, for the properties that have one. Others go to `props`. */
+const STRING_COLUMNS = {
+  'p:processName': 'infobase', Usr: 'user', 't:applicationName': 'app', AppID: 'app',
+  't:computerName': 'computer', Context: 'context', DBMS: 'dbms', DataBase: 'database', Func: 'func',
+  Sql: 'sql', Prm: 'prm', Locks: 'locks', DeadlockConnectionIntersections: 'deadlock_intersections',
+  Exception: 'exception', Descr: 'descr',
+} as const satisfies Record<string, keyof TjRow>;
+
+const ID_COLUMNS = {
+  't:connectID': 'connect_id', SessionID: 'session_id', 't:clientID': 'client_id', OSThread: 'os_thread',
+} as const satisfies Record<string, keyof TjRow>;
+
+const NULLABLE_INT_COLUMNS = {
+  Rows: 'rows', RowsAffected: 'rows_affected', Memory: 'memory', MemoryPeak: 'memory_peak',
+  CpuTime: 'cpu_time', InBytes: 'in_bytes', OutBytes: 'out_bytes', callWait: 'call_wait',
+} as const satisfies Record<string, keyof TjRow>;
+
+const INTEGER = /^-?\d+$/;
+const UNSIGNED = /^\d+$/;
+
+/** `rphost_1234` → {process: 'rphost', pid: 1234}: split on the last `_` (tj-format.md §1). */
+export function processFromPath(file: string): { process: string; pid: number } | null {
+  const dir = basename(dirname(file));
+  const cut = dir.lastIndexOf('_');
+  if (cut <= 0) return null;
+  const pid = dir.slice(cut + 1);
+  return UNSIGNED.test(pid) ? { process: dir.slice(0, cut), pid: Number(pid) } : null;
+}
+
+function contextEnds(context: string): [string, string] {
+  const lines = context.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return [lines[0] ?? '', lines[lines.length - 1] ?? ''];
+}
+
+/**
+ * 1C repeats the same statements and call stacks thousands of times in a run, and normalising them
+ * (regexes, a hash) cost more than the rest of the row: remember recent answers.
+ */
+function memo<T>(compute: (key: string) => T, limit = 20_000): (key: string) => T {
+  let cache = new Map<string, T>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      if (cache.size >= limit) cache = new Map();
+      v = compute(key);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+const sqlHashOf = memo(sqlHash);
+const contextEndsOf = memo(contextEnds);
+
+const chTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 26)}`;
+
+export function tjEventToRow(e: TjEvent, proc = processFromPath(e.origin.file)): TjRow {
+  const row: TjRow = {
+    ts: chTime(e.ts), ts_start: chTime(e.ts_start), duration_us: e.duration_us, event: e.event, depth: e.depth,
+    host: e.origin.host, process: proc?.process ?? '', pid: proc?.pid ?? 0,
+    infobase: '', connect_id: 0, session_id: 0, client_id: 0, os_thread: 0, user: '', app: '', computer: '',
+    context: '', context_first: '', context_last: '', dbms: '', database: '', dbpid: 0, trans: null, func: '',
+    sql: '', sql_hash: '0', prm: '', rows: null, rows_affected: null, memory: null, memory_peak: null,
+    cpu_time: null, in_bytes: null, out_bytes: null, call_wait: null, regions: [], locks: '',
+    wait_connections: [], deadlock_intersections: '', exception: '', descr: '', props: Object.create(null) as Record<string, string>,
+    file: e.origin.file, file_key: e.origin.file_key, file_offset: e.origin.offset,
+  };
+  const taken = new Set<string>();
+  const p = e.properties;
+  for (let i = 0; i < p.length; i += 2) {
+    const name = p[i] as string;
+    const value = p[i + 1] as string;
+    // A repeated name: the first value fills the column, later ones stay in props as `name#2`, `name#3`…
+    if (taken.has(name)) { putExtra(row.props, name, value); continue; }
+    taken.add(name);
+    if (!assign(row, name, value)) row.props[name] = value;
+  }
+  if (row.process === '' && row.props.process !== undefined) {
+    row.process = row.props.process;
+    delete row.props.process;
+  }
+  if (row.context !== '') [row.context_first, row.context_last] = contextEndsOf(row.context);
+  if (row.sql !== '') row.sql_hash = sqlHashOf(row.sql);
+  return row;
+}
+
+/** Puts a property into its column; false when it has none or its value does not fit the type. */
+function assign(row: TjRow, name: string, value: string): boolean {
+  const s = (STRING_COLUMNS as Record<string, keyof TjRow>)[name];
+  if (s !== undefined) { (row as Record<string, unknown>)[s] = value; return true; }
+  const id = (ID_COLUMNS as Record<string, keyof TjRow>)[name];
+  if (id !== undefined) {
+    if (value === '') return true;
+    if (!UNSIGNED.test(value)) return false;
+    (row as Record<string, unknown>)[id] = value.length > 15 ? value : Number(value);
+    return true;
+  }
+  const n = (NULLABLE_INT_COLUMNS as Record<string, keyof TjRow>)[name];
+  if (n !== undefined) {
+    if (!INTEGER.test(value) || value.length > 18) return value === '';
+    (row as Record<string, unknown>)[n] = Number(value);
+    return true;
+  }
+  switch (name) {
+    case 'dbpid':
+      if (value === '') return true;
+      if (!UNSIGNED.test(value) || value.length > 9) return false;
+      row.dbpid = Number(value);
+      return true;
+    case 'Trans':
+      if (!UNSIGNED.test(value) || value.length > 9) return value === '';
+      row.trans = Number(value);
+      return true;
+    case 'Regions':
+      row.regions = value === '' ? [] : value.split(',').map((r) => r.trim());
+      return true;
+    case 'WaitConnections': {
+      const ids = value === '' ? [] : value.split(',').map((r) => r.trim());
+      if (!ids.every((x) => UNSIGNED.test(x))) return false;
+      row.wait_connections = ids.map(Number);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function putExtra(props: Record<string, string>, name: string, value: string): void {
+  for (let n = 2; ; n++) {
+    const key = `${name}#${n}`;
+    if (props[key] === undefined) { props[key] = value; return; }
+  }
+}
