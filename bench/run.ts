@@ -1,0 +1,46 @@
+// `npm run bench`: runs every registered bench in this process, one after another, prints one table and writes
+// bench/results.json with the machine it ran on. Add a bench by adding it to BENCHES.
+import { writeFileSync } from 'node:fs';
+import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { benchResultsFile } from './bench-paths.js';
+import { type BenchResult, figureRows, formatTable } from './figures.js';
+import { run as runTjParse } from './tj-parse.js';
+
+interface Bench {
+  name: string;
+  run: () => Promise<BenchResult>;
+}
+
+const BENCHES: Bench[] = [
+  { name: 'tj-parse', run: () => runTjParse({ sizeMb: 200 }) },
+];
+
+function machine(): Record<string, string | number> {
+  const cpuList = cpus();
+  return {
+    cpu_model: cpuList[0]?.model ?? 'unknown',
+    cores: cpuList.length,
+    memory_bytes: totalmem(),
+    os: `${platform()} ${release()} ${arch()}`,
+    node: process.version,
+    date: new Date().toISOString(),
+  };
+}
+
+const only = process.argv.slice(2);
+const results: BenchResult[] = [];
+for (const bench of BENCHES) {
+  if (only.length > 0 && !only.includes(bench.name)) continue;
+  console.error(`running ${bench.name}…`);
+  results.push(await bench.run());
+}
+const info = machine();
+console.log(`${info.cpu_model} × ${info.cores}, ${info.node}, ${info.date}`);
+console.log(formatTable(['bench', 'figure', 'value', 'unit'], results.flatMap(figureRows)));
+for (const r of results) {
+  console.log(`${r.bench}: input ${Object.entries(r.input).map(([k, v]) => `${k}=${v}`).join(' ')}${r.ok ? '' : '  CHECK FAILED'}`);
+  for (const note of r.notes ?? []) console.log(`  note: ${note}`);
+}
+writeFileSync(benchResultsFile(), `${JSON.stringify({ machine: info, results }, null, 2)}\n`);
+console.log(`wrote ${benchResultsFile()}`);
+if (results.some((r) => !r.ok)) process.exitCode = 1;

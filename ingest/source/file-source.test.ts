@@ -1,0 +1,148 @@
+import test from 'ava';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Segment } from '../bus/bus.js';
+import type { TjEvent } from '../../schemas/tj-event.js';
+import { createFileSource, type FileSource } from './file-source.js';
+import { silentSourceEvents } from './source-events.js';
+import { tjSourceParts } from './tj-source.js';
+
+const line = (sec: number, usr: string): string => `00:${String(sec).padStart(2, '0')}.000000-5,CALL,1,Usr=${usr}\n`;
+
+function setup(t: { teardown(fn: () => void): void }) {
+  const root = mkdtempSync(join(tmpdir(), 'perfpipe-source-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const loc = join(root, 'tj');
+  mkdirSync(loc);
+  return { loc, cp: join(root, 'checkpoints') };
+}
+
+interface Collector { segments: Segment[]; events(): TjEvent[]; publish(s: Segment): Promise<void> }
+
+function collector(): Collector {
+  const segments: Segment[] = [];
+  return {
+    segments,
+    events: () => segments.flatMap((s) => s.events as TjEvent[]),
+    publish: async (s) => { segments.push(s); },
+  };
+}
+
+function source(loc: string, cp: string, publish: (s: Segment) => Promise<void>, mode: 'follow' | 'backfill' = 'follow'): FileSource {
+  return createFileSource({
+    source: 'tj', family: 'tj', host: 'h', checkpointDir: cp,
+    ...tjSourceParts({ location: loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h'),
+    publish, events: silentSourceEvents, mode, pollIntervalMs: 50, segmentBytes: 1 << 20,
+    maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 2,
+  });
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const users = (c: Collector): string[] => c.events().map((e) => e.properties[1] as string).sort();
+
+test('new process folders and hour files are read as they appear; a partial last line waits for its end', async (t) => {
+  const { loc, cp } = setup(t);
+  const c = collector();
+  const s = source(loc, cp, c.publish);
+  await s.start();
+  t.teardown(() => s.stop());
+  mkdirSync(join(loc, 'rphost_1'));
+  const f1 = join(loc, 'rphost_1', '26113014.log');
+  writeFileSync(f1, `\uFEFF${line(1, 'a')}${line(2, 'b')}00:03.000000-5,CALL,1,Usr=`);
+  await until('two events', () => c.events().length === 2);
+  await new Promise((r) => setTimeout(r, 300));
+  t.deepEqual(users(c), ['a', 'b'], 'the partial third line is not emitted');
+  appendFileSync(f1, 'c\n');
+  await until('the completed line', () => c.events().length === 3);
+  mkdirSync(join(loc, 'rphost_2'));
+  writeFileSync(join(loc, 'rphost_2', '26113014.log'), line(4, 'd'));
+  writeFileSync(join(loc, 'rphost_1', '26113015.log'), line(5, 'e'));
+  await until('five events', () => c.events().length === 5);
+  t.deepEqual(users(c), ['a', 'b', 'c', 'd', 'e']);
+  t.is(new Set(c.events().map((e) => `${e.origin.file_key}@${e.origin.offset}`)).size, 5);
+});
+
+test('a file deleted by the platform is still read to its end', async (t) => {
+  const { loc, cp } = setup(t);
+  mkdirSync(join(loc, 'rphost_1'));
+  const old = join(loc, 'rphost_1', '26113013.log');
+  writeFileSync(old, line(1, 'a'));
+  const c = collector();
+  const s = source(loc, cp, c.publish);
+  await s.start();
+  t.teardown(() => s.stop());
+  await until('the first event', () => c.events().length === 1);
+  appendFileSync(old, line(2, 'b'));
+  unlinkSync(old);
+  writeFileSync(join(loc, 'rphost_1', '26113014.log'), line(3, 'c'));
+  await until('three events', () => c.events().length === 3);
+  t.deepEqual(users(c), ['a', 'b', 'c']);
+});
+
+test('a restart goes on from the checkpoints: nothing lost, nothing read twice', async (t) => {
+  const { loc, cp } = setup(t);
+  mkdirSync(join(loc, 'rphost_1'));
+  const f = join(loc, 'rphost_1', '26113014.log');
+  writeFileSync(f, Array.from({ length: 100 }, (_, i) => line(i % 60, `u${i}`)).join(''));
+  const first = collector();
+  const s1 = source(loc, cp, first.publish);
+  await s1.start();
+  await until('100 events', () => first.events().length === 100);
+  await s1.stop();
+  appendFileSync(f, Array.from({ length: 50 }, (_, i) => line(i, `v${i}`)).join(''));
+  writeFileSync(join(loc, 'rphost_1', '26113015.log'), line(1, 'w'));
+  const second = collector();
+  const s2 = source(loc, cp, second.publish);
+  await s2.start();
+  t.teardown(() => s2.stop());
+  await until('51 more events', () => second.events().length === 51);
+  await new Promise((r) => setTimeout(r, 300));
+  const all = [...first.events(), ...second.events()].map((e) => `${e.origin.file_key}@${e.origin.offset}`);
+  t.is(all.length, 151);
+  t.is(new Set(all).size, 151);
+});
+
+test('after a crash between publish and acknowledgement the same byte ranges are replayed with the same ids', async (t) => {
+  const { loc, cp } = setup(t);
+  mkdirSync(join(loc, 'rphost_1'));
+  const f = join(loc, 'rphost_1', '26113014.log');
+  writeFileSync(f, `${line(1, 'a')}${line(2, 'b')}`);
+  const lost: Segment[] = [];
+  // The downstream takes the segment and never answers: the process dies before the acknowledgement.
+  const s1 = source(loc, cp, (seg) => { lost.push(seg); return new Promise(() => {}); });
+  await s1.start();
+  await until('the unacknowledged segment', () => lost.length === 1);
+  await s1.stop();
+  appendFileSync(f, line(3, 'c'));
+  const c = collector();
+  const s2 = source(loc, cp, c.publish);
+  await s2.start();
+  t.teardown(() => s2.stop());
+  await until('all three events', () => c.events().length === 3);
+  t.is(c.segments[0]?.id, lost[0]?.id, 'the replay covers exactly the lost range');
+  t.deepEqual(c.segments[0]?.events, lost[0]?.events);
+  t.deepEqual(users(c), ['a', 'b', 'c']);
+});
+
+test('two files whose first lines are identical are two files', async (t) => {
+  const { loc, cp } = setup(t);
+  for (const p of ['rphost_1', 'rphost_2']) {
+    mkdirSync(join(loc, p));
+    writeFileSync(join(loc, p, '26113014.log'), line(1, 'same'));
+  }
+  const c = collector();
+  const s = source(loc, cp, c.publish, 'backfill');
+  await s.start();
+  await s.done();
+  await s.stop();
+  t.is(c.events().length, 2);
+  t.is(new Set(c.events().map((e) => e.origin.file_key)).size, 2);
+});

@@ -1,0 +1,72 @@
+// A real Kafka broker for tests, through scripts/kafka.sh: a fresh data dir per broker, removed on stop.
+// Use from ava: `test.before(() => startBroker())`, `test.after.always(() => stopBroker())`.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const SCRIPT = fileURLToPath(new URL('../../scripts/kafka.sh', import.meta.url));
+
+export interface Broker {
+  port: number;
+  brokers: string[];
+  dataDir: string;
+  /** Milliseconds from `kafka.sh start` to ready (includes a fetch when the jar cache is cold). */
+  startMs: number;
+}
+
+const started = new Map<number, Broker>();
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port whose successor (the controller port) is free too, starting near 19192 and spread by pid. */
+export async function findBrokerPort(base = 19192): Promise<number> {
+  for (let i = 0; i < 200; i += 1) {
+    const port = base + ((process.pid + i * 7) % 400) * 2;
+    if ((await portFree(port)) && (await portFree(port + 1))) return port;
+  }
+  throw new Error(`no free port pair found from ${base}`);
+}
+
+function env(port: number, dataDir: string): NodeJS.ProcessEnv {
+  return { ...process.env, KAFKA_PORT: String(port), KAFKA_DATA: dataDir };
+}
+
+export async function startBroker(port?: number): Promise<Broker> {
+  const chosen = port ?? (await findBrokerPort());
+  const dataDir = await mkdtemp(join(tmpdir(), `perfpipe-kafka-${chosen}-`));
+  const began = Date.now();
+  try {
+    await run('bash', [SCRIPT, 'start'], { env: env(chosen, dataDir), timeout: 180_000 });
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    const detail = error as { stdout?: string; stderr?: string };
+    throw new Error(`kafka.sh start failed on port ${chosen}:\n${detail.stdout ?? ''}${detail.stderr ?? ''}`);
+  }
+  const broker = { port: chosen, brokers: [`127.0.0.1:${chosen}`], dataDir, startMs: Date.now() - began };
+  started.set(chosen, broker);
+  return broker;
+}
+
+/** Stops the brokers this process started (or only `port`'s) and removes their data dirs. */
+export async function stopBroker(port?: number): Promise<void> {
+  const brokers = port === undefined ? [...started.values()] : [started.get(port)].filter((b) => b !== undefined);
+  for (const broker of brokers) {
+    try {
+      await run('bash', [SCRIPT, 'stop'], { env: env(broker.port, broker.dataDir), timeout: 60_000 });
+    } finally {
+      started.delete(broker.port);
+      await rm(broker.dataDir, { recursive: true, force: true });
+    }
+  }
+}
