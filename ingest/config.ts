@@ -31,9 +31,10 @@ export const ConfigSchema = z.strictObject({
   data: z.string().min(1).default('perfpipe-data'),
   /** A ClickHouse server URL (`http://host:8123/db`); unset = the embedded engine in `data`. Credentials: PERFPIPE_CLICKHOUSE_USER / PERFPIPE_CLICKHOUSE_PASSWORD. */
   clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' }).nullable().default(null),
-  /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`. */
+  /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
   listen: Listen.default('127.0.0.1:9650'),
   sources: z.array(z.discriminatedUnion('type', [TjSourceConfigSchema])).default([]),
+  /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
   bus: z.discriminatedUnion('type', [
     MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
     KafkaBusConfigSchema.extend({ type: z.literal('kafka') }),

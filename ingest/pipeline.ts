@@ -1,54 +1,49 @@
-// Assembles the embedded default (ARCHITECTURE §6): sources → in-process bus → ClickHouse sink, with
-// checkpoints in the data directory. `ingest` runs it in backfill mode, `run` in follow mode.
-import { join, resolve } from 'node:path';
+// Assembles `run` and `ingest` (ARCHITECTURE §6). The embedded default: sources → in-process bus → ClickHouse
+// sink, checkpoints in the data directory. With `bus.type: kafka`, `run` is an agent and a sink in one
+// process, joined through the Kafka topics (the same code as `perfpipe agent` and `perfpipe sink`).
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { ConfigError } from './errors.js';
 import { createMemoryBus } from './bus/memory-bus.js';
 import type { Bus } from './bus/bus.js';
 import { openStore, type Store } from './store/clickhouse.js';
 import { migrate } from './store/migrations.js';
 import { createClickHouseSink } from './sink/clickhouse-sink.js';
-import { createFileSource, type FileSource } from './source/file-source.js';
-import { tjSourceParts } from './source/tj-source.js';
-import { fnv1a64Hex } from './source/fingerprint.js';
-import { Metrics } from './observe/metrics.js';
-import { sinkTelemetry, sourceTelemetry } from './observe/source-telemetry.js';
+import type { FileSource } from './source/file-source.js';
+import { LiveMetrics } from './observe/live-metrics.js';
+import { sinkTelemetry } from './observe/source-telemetry.js';
+import { createSources } from './pipeline-sources.js';
+import { startAgent } from './distributed/agent.js';
+import { startSink } from './distributed/sink.js';
+
+export { checkpointDirFor } from './pipeline-sources.js';
 
 export interface Pipeline {
   store: Store;
+  /** The bus the sources publish into. */
   bus: Bus;
   sources: FileSource[];
-  metrics: Metrics;
+  metrics: LiveMetrics;
   /** Backfill: resolves when every source read everything and it was stored. */
   done(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Checkpoints are per source location, so two configs on one data directory do not collide. */
-export function checkpointDirFor(data: string, type: string, location: string): string {
-  return join(resolve(data), 'checkpoints', `${type}-${fnv1a64Hex(Buffer.from(resolve(location)))}`);
-}
-
 export async function startPipeline(config: Config, mode: 'follow' | 'backfill', log: Logger): Promise<Pipeline> {
-  const metrics = new Metrics();
+  if (config.bus.type === 'kafka') {
+    // Backfill over Kafka would report "done" when the broker acked, not when ClickHouse stored.
+    if (mode === 'backfill') throw new ConfigError('ingest runs on the in-process bus; with bus.type: kafka use `perfpipe run`, or `perfpipe agent` and `perfpipe sink`');
+    return startOnKafka(config, log);
+  }
+  const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
   const applied = await migrate(store.client);
   if (applied.length > 0) log.info({ applied, store: store.where }, 'schema migrations applied');
   const sink = createClickHouseSink({ client: store.client, events: sinkTelemetry(log, metrics) });
-  const bus = createMemoryBus({ max_in_flight: config.bus.type === 'memory' ? config.bus.max_in_flight : 4 });
+  const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
   await bus.consume((segment) => sink.write(segment));
-  const p = config.pipeline;
-  const sources = config.sources.map((s) => createFileSource({
-    source: s.type, family: 'tj', host: config.host,
-    checkpointDir: checkpointDirFor(config.data, s.type, s.location),
-    ...tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host),
-    publish: (segment) => bus.publish(segment),
-    events: sourceTelemetry(s.type, log, metrics),
-    mode, pollIntervalMs: p.poll_interval_ms, segmentBytes: p.segment_bytes,
-    maxInFlightPerFile: p.max_in_flight_per_file, readChunkBytes: p.read_chunk_bytes,
-    backfillConcurrency: p.backfill_concurrency,
-  }));
+  const sources = createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,
@@ -66,4 +61,30 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   };
   for (const s of sources) await s.start();
   return pipeline;
+}
+
+/** `run` on a Kafka bus: the sink starts first so that the agent's first segments find a consumer group. */
+async function startOnKafka(config: Config, log: Logger): Promise<Pipeline> {
+  const metrics = new LiveMetrics();
+  const sink = await startSink(config, log.child({ role: 'sink' }), metrics);
+  let agent;
+  try {
+    agent = await startAgent(config, log.child({ role: 'agent' }), metrics);
+  } catch (error) {
+    await sink.stop();
+    throw error;
+  }
+  const started = agent;
+  let stopped: Promise<void> | null = null;
+  return {
+    store: sink.service.store, bus: started.bus, sources: started.sources, metrics,
+    done: () => Promise.all(started.sources.map((s) => s.done())).then(() => undefined),
+    stop() {
+      stopped ??= (async () => {
+        await started.stop();
+        await sink.stop();
+      })();
+      return stopped;
+    },
+  };
 }

@@ -6,6 +6,8 @@ import { parseCommand } from './commands/parse.js';
 import { ingestCommand } from './commands/ingest.js';
 import { runCommand } from './commands/run.js';
 import { sqlCommand } from './commands/sql.js';
+import { agentCommand } from './commands/agent.js';
+import { sinkCommand } from './commands/sink.js';
 
 const HELP = `perfpipe — 1C technological journal, PostgreSQL and atop logs into ClickHouse
 
@@ -13,6 +15,8 @@ const HELP = `perfpipe — 1C technological journal, PostgreSQL and atop logs in
   perfpipe ingest --tj DIR           backfill a TJ location into the store
   perfpipe run --config FILE         tail and store continuously (daemon)
   perfpipe sql "SELECT …"            ad-hoc SQL on the store
+  perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)
+  perfpipe sink --kafka BROKERS      Kafka consumer group → ClickHouse (distributed shape)
 
 Store: the embedded ClickHouse in ./perfpipe-data (--data DIR), or a server (--clickhouse URL).
 `;
@@ -26,6 +30,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'ingest': return await ingestCommand(rest, log);
       case 'run': return await runCommand(rest, log);
       case 'sql': return await sqlCommand(rest);
+      case 'agent': return await agentCommand(rest, log);
+      case 'sink': return await sinkCommand(rest, log);
       case undefined: case 'help': case '--help': case '-h':
         process.stdout.write(HELP);
         return 0;

@@ -2,7 +2,7 @@
 // allows one process per data directory (chdb binds one directory per process), so while the daemon
 // runs, other commands send their SQL to its local HTTP port. The file is private (0600): it holds the
 // token the daemon requires on /sql.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface DaemonInfo {
@@ -16,6 +16,7 @@ export function daemonFilePath(data: string): string {
 }
 
 export function writeDaemonFile(data: string, info: DaemonInfo): void {
+  mkdirSync(resolve(data), { recursive: true });
   writeFileSync(daemonFilePath(data), JSON.stringify(info), { mode: 0o600 });
 }
 

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { SinkError } from '../errors.js';
 
 export interface StoreTarget {
   /** Embedded engine data lives in `<data>/clickhouse`. */
@@ -27,7 +28,7 @@ export const DEFAULT_DATA_DIR = 'perfpipe-data';
 /** Settings whose defaults differ between a server and the embedded engine: pinned so both answer alike. */
 const SHARED_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
 
-export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = process.env, lockWaitMs = 10_000): Promise<Store> {
   if (target.clickhouse) {
     const url = new URL(target.clickhouse);
     const client = createClient({
@@ -45,6 +46,27 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   mkdirSync(dir, { recursive: true });
   // chdb is loaded lazily: a server user need not load the 500 MB engine at all.
   const { createChdbConnection } = await import('chdb/connection');
-  const client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
+  const connection = await withLockRetry(() => createChdbConnection({ path: dir }), lockWaitMs);
+  const client = createClient({ connection, clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
   return { client, kind: 'embedded', where: join(dir), close: () => client.close() };
+}
+
+/**
+ * The embedded engine locks its data directory (one process at a time). A short-lived `perfpipe sql`
+ * may hold it for a moment: wait a bounded time, then say who to look for.
+ */
+async function withLockRetry<T>(open: () => T, waitMs: number): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return open();
+    } catch (error) {
+      const locked = /Cannot lock file|already running/i.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message));
+      if (!locked) throw error;
+      if (Date.now() > deadline) {
+        throw new SinkError('the embedded ClickHouse data directory is in use by another process (a perfpipe run, ingest or sql); stop it or use its daemon through perfpipe sql', 'all', { cause: error, permanent: true });
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }

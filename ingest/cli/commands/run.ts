@@ -27,8 +27,16 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
     listen: config.listen, token, metrics: { render: () => pipeline?.metrics.render() ?? '' } as Pipeline['metrics'],
     client: () => pipeline?.store.client ?? null, ready: () => pipeline !== null,
   });
-  pipeline = await startPipeline(config, 'follow', log);
+  // Announce the daemon before opening the store: a `perfpipe sql` started meanwhile waits for this
+  // daemon (503 until ready) instead of taking the data directory's lock from under it.
   if (!config.clickhouse) writeDaemonFile(config.data, { pid: process.pid, url: server.url, token });
+  try {
+    pipeline = await startPipeline(config, 'follow', log);
+  } catch (error) {
+    removeDaemonFile(config.data);
+    await server.close();
+    throw error;
+  }
   log.info({ sources: config.sources.map((s) => s.location), store: pipeline.store.where, http: server.url }, 'perfpipe is running');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

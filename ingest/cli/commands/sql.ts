@@ -24,9 +24,17 @@ export async function sqlCommand(argv: string[]): Promise<number> {
 async function embedded(query: string, format: OutputFormat, data: string): Promise<string> {
   const daemon = readDaemonFile(data);
   if (!daemon) return direct(query, format, { data }, true);
-  const res = await fetch(`${daemon.url}/sql?format=${format}`, {
-    method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` },
-  });
+  // A daemon that is still opening its store answers 503: wait for it rather than race it for the lock.
+  const deadline = Date.now() + 60_000;
+  let res: Response;
+  for (;;) {
+    res = await fetch(`${daemon.url}/sql?format=${format}`, {
+      method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` },
+    });
+    if (res.status !== 503 || Date.now() > deadline) break;
+    await res.text();
+    await new Promise((r) => setTimeout(r, 200));
+  }
   const text = await res.text();
   if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
   return text;

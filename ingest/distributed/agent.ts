@@ -1,0 +1,66 @@
+// The host agent of the distributed shape (ARCHITECTURE §6): sources → Kafka bus, no ClickHouse. A file
+// checkpoint advances only after the broker acked the segment (bus.publish resolves on acks=all).
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { ConfigError } from '../errors.js';
+import type { KafkaBus } from '../bus/kafka-bus.js';
+import type { FileSource } from '../source/file-source.js';
+import { FileLag } from '../observe/file-lag.js';
+import { LiveMetrics } from '../observe/live-metrics.js';
+import { createSources } from '../pipeline-sources.js';
+import { startKafkaBus } from './kafka-start.js';
+
+/**
+ * A segment travels as one Kafka send of one message per event, and the broker refuses a partition batch
+ * above `message.max.bytes` (1 MiB by default) after compression. JSON events are 2–3× their TJ text, so
+ * 256 KiB of file per segment stays well below the limit even uncompressed.
+ */
+export const KAFKA_SEGMENT_BYTES = 256 * 1024;
+
+export interface Agent {
+  bus: KafkaBus;
+  sources: FileSource[];
+  metrics: LiveMetrics;
+  fileLag: FileLag;
+  stop(): Promise<void>;
+}
+
+export function kafkaBusConfig(config: Config) {
+  if (config.bus.type !== 'kafka') throw new ConfigError('the distributed shape needs a Kafka bus: give --kafka BROKERS or set bus.type: kafka');
+  const { type: _type, ...kafka } = config.bus;
+  return kafka;
+}
+
+export async function startAgent(config: Config, log: Logger, metrics = new LiveMetrics(), signal = new AbortController().signal): Promise<Agent> {
+  const bus = await startKafkaBus(kafkaBusConfig(config), log, signal);
+  const fileLag = new FileLag();
+  metrics.add(() => fileLag.render());
+  const publish = async (segment: Parameters<KafkaBus['publish']>[0]): Promise<void> => {
+    const t0 = performance.now();
+    const bytes = segment.end - segment.start;
+    await bus.publish(segment);
+    metrics.inc('perfpipe_publish_seconds_sum', 'Time from a segment handed to the bus to the broker ack', {}, (performance.now() - t0) / 1000);
+    metrics.inc('perfpipe_publish_seconds_count', 'Segments timed in perfpipe_publish_seconds_sum');
+    metrics.inc('perfpipe_bytes_acked_total', 'Source bytes whose segments the bus acknowledged', {}, bytes);
+  };
+  const sources = createSources(config, 'follow', log, metrics, publish, {
+    wrapEvents: (events) => fileLag.wrap(events),
+    maxSegmentBytes: KAFKA_SEGMENT_BYTES,
+  });
+  for (const s of sources) await s.start();
+  const lagTimer = setInterval(() => {
+    void fileLag.refresh().then(() => metrics.set('perfpipe_lag_bytes', 'Bytes of followed files not yet acknowledged, all files', {}, fileLag.total));
+  }, 1000);
+  let stopped: Promise<void> | undefined;
+  return {
+    bus, sources, metrics, fileLag,
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(lagTimer);
+        for (const s of sources) await s.stop();
+        await bus.stop();
+      })();
+      return stopped;
+    },
+  };
+}

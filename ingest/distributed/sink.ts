@@ -1,0 +1,60 @@
+// The central sink of the distributed shape: one member of a Kafka consumer group → ClickHouse. Offsets are
+// committed only after the handler resolved (the Kafka bus); replays of a segment id are dropped by
+// ClickHouse through the insert dedup token; several sinks in one group share the partitions.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { KafkaBus } from '../bus/kafka-bus.js';
+import { KafkaBusConfigSchema } from '../bus/kafka-config.js';
+import { createDeadLetters } from '../sink/dead-letters.js';
+import { openSinkService, type SinkService } from '../sink/sink-service.js';
+import { LiveMetrics } from '../observe/live-metrics.js';
+import { PartitionLag } from '../observe/partition-lag.js';
+import { kafkaBusConfig } from './agent.js';
+import { kafkaLog, startKafkaBus } from './kafka-start.js';
+
+export interface Sink {
+  service: SinkService;
+  bus: KafkaBus;
+  metrics: LiveMetrics;
+  stop(): Promise<void>;
+}
+
+/** Store first (waiting for ClickHouse), then Kafka: a sink joins the group only once it can write. */
+export async function startSink(config: Config, log: Logger, metrics = new LiveMetrics(), outer?: AbortSignal): Promise<Sink> {
+  const kafka = KafkaBusConfigSchema.parse(kafkaBusConfig(config));
+  const abort = new AbortController();
+  outer?.addEventListener('abort', () => abort.abort(), { once: true });
+  const deadLetters = createDeadLetters(kafka, kafkaLog(log));
+  const service = await openSinkService({ data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal });
+  let bus: KafkaBus | undefined;
+  try {
+    bus = await startKafkaBus(kafka, log, abort.signal);
+    await deadLetters.start();
+    await bus.consume((segment) => service.handle(segment));
+  } catch (error) {
+    await bus?.stop().catch(() => {});
+    await deadLetters.stop().catch(() => {});
+    await service.store.close();
+    throw error;
+  }
+  const lag = new PartitionLag(kafka);
+  // Lag is an aid, not a duty: a broker that refuses the admin calls must not stop the sink.
+  await lag.start().then(() => lag.refresh()).catch((error: Error) => log.warn({ err: error.message }, 'partition lag unavailable'));
+  metrics.add(() => lag.render());
+  const running = bus;
+  let stopped: Promise<void> | undefined;
+  return {
+    service, bus: running, metrics,
+    stop() {
+      stopped ??= (async () => {
+        // Ends insert retries: the segment in hand stays uncommitted and is read again by the next member.
+        abort.abort();
+        await running.stop();
+        await deadLetters.stop();
+        await lag.stop();
+        await service.store.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// The configured sources, built the same way for every shape (embedded `run`/`ingest` and the agent):
+// one FileSource per `sources[]` entry, checkpoints in the data directory, publishing into a bus.
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Segment } from './bus/bus.js';
+import { createFileSource, type FileSource } from './source/file-source.js';
+import type { SourceEvents } from './source/source-events.js';
+import { tjSourceParts } from './source/tj-source.js';
+import { fnv1a64Hex } from './source/fingerprint.js';
+import type { Metrics } from './observe/metrics.js';
+import { sourceTelemetry } from './observe/source-telemetry.js';
+
+/** Checkpoints are per source location, so two configs on one data directory do not collide. */
+export function checkpointDirFor(data: string, type: string, location: string): string {
+  return join(resolve(data), 'checkpoints', `${type}-${fnv1a64Hex(Buffer.from(resolve(location)))}`);
+}
+
+export interface SourceSetOptions {
+  /** Puts bookkeeping (file lag) in front of the telemetry calls. */
+  wrapEvents?: (events: SourceEvents) => SourceEvents;
+  /** Caps `pipeline.segment_bytes` and `read_chunk_bytes` (a segment is cut after a read, so the read bounds it too). */
+  maxSegmentBytes?: number;
+}
+
+/** Creates the sources (not started): the caller starts them once the bus is ready. */
+export function createSources(
+  config: Config, mode: 'follow' | 'backfill', log: Logger, metrics: Metrics,
+  publish: (segment: Segment) => Promise<void>, options: SourceSetOptions = {},
+): FileSource[] {
+  const p = config.pipeline;
+  return config.sources.map((s) => {
+    const events = sourceTelemetry(s.type, log, metrics);
+    return createFileSource({
+      source: s.type, family: 'tj', host: config.host,
+      checkpointDir: checkpointDirFor(config.data, s.type, s.location),
+      ...tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host),
+      publish,
+      events: options.wrapEvents ? options.wrapEvents(events) : events,
+      mode, pollIntervalMs: p.poll_interval_ms,
+      segmentBytes: Math.min(p.segment_bytes, options.maxSegmentBytes ?? Infinity),
+      readChunkBytes: Math.min(p.read_chunk_bytes, options.maxSegmentBytes ?? Infinity),
+      maxInFlightPerFile: p.max_in_flight_per_file,
+      backfillConcurrency: p.backfill_concurrency,
+    });
+  });
+}

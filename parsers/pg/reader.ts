@@ -1,0 +1,25 @@
+// The common face of the three entry readers (stderr framing, csvlog, jsonlog) that index.ts drives.
+import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
+import type { FileContext } from '../parser.js';
+import type { PgEvent } from '../../schemas/pg-event.js';
+
+export interface ReadOutput {
+  entries: PgEvent[];
+  errors: IngestError[];
+}
+
+export interface EntryReader {
+  push(chunk: Buffer): ReadOutput;
+  finish(): ReadOutput;
+  /** Absolute offset of the first byte not yet handed out in an event or an error. */
+  readonly settled: number;
+}
+
+export function ingestError(
+  ctx: FileContext, offset: number, length: number, kind: string, reason: string, excerpt: string, canContinue = true,
+): IngestError {
+  return {
+    host: ctx.host, source: ctx.source, file: ctx.file, file_key: ctx.file_key, offset, length, kind, reason,
+    excerpt: boundedExcerpt(excerpt), can_continue: canContinue,
+  };
+}
