@@ -1,0 +1,79 @@
+// `perfpipe demo`: the first thing a newcomer runs. Simulates a short 1C load test live (TJ files
+// written as events happen), ingests it on the embedded default while it is being written, and prints
+// the reports. No server needed; the data stays in the demo folder for `perfpipe sql`.
+import { existsSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { parseConfig } from '../../config.js';
+import { startPipeline } from '../../pipeline.js';
+import { systemTimeZone } from '../../source/tj-source-config.js';
+import { readDaemonFile } from '../../http/daemon-file.js';
+import { runReport } from '../../store/reports.js';
+import { ConfigError } from '../../errors.js';
+import { writeTjLive } from '../../../simulate/tj-live-writer.js';
+import { parseFlags } from '../args.js';
+
+const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`--${name}: ${JSON.stringify(value)} is not a positive whole number`);
+  return n;
+}
+
+export async function demoCommand(argv: string[], log: Logger): Promise<number> {
+  const { values } = parseFlags(argv, {
+    dir: { type: 'string' }, seconds: { type: 'string' }, users: { type: 'string' }, seed: { type: 'string' },
+  }, USAGE);
+  if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
+  const dir = resolve(values.dir ?? 'perfpipe-demo');
+  const seconds = positiveInt('seconds', values.seconds, 20);
+  const users = positiveInt('users', values.users, 30);
+  const seed = positiveInt('seed', values.seed, 1);
+  const tj = join(dir, 'tj');
+  const data = join(dir, 'data');
+  if (readDaemonFile(data)) throw new ConfigError(`a perfpipe run is using ${data}; stop it first`);
+  // Only the demo's own subfolders are replaced: a fresh run every time.
+  for (const d of [tj, data]) if (existsSync(d)) rmSync(d, { recursive: true, force: true });
+  const tz = systemTimeZone();
+  const out = process.stdout;
+  out.write(`perfpipe demo: a ${seconds} s load test of ${users} users on 1C + PostgreSQL, simulated live.\n`);
+  out.write(`  technological journal → ${relative(process.cwd(), tj) || tj}   embedded ClickHouse → ${relative(process.cwd(), data) || data}\n\n`);
+
+  const config = parseConfig({ data, sources: [{ type: 'tj', location: tj, tz, idle_finish_s: 5 }], pipeline: { poll_interval_ms: 250, segment_bytes: 1024 * 1024 } });
+  const pipeline = await startPipeline(config, 'follow', log);
+  const start = new Date();
+  const stored = (): number => pipeline.metrics.total('perfpipe_events_total');
+  let lastLine = 0;
+  const written = await writeTjLive(tj, {
+    seed, start, durationMs: seconds * 1000, processes: 3, sessionsPerProcess: Math.max(1, Math.ceil(users / 3)),
+    timeZone: tz, thinkMs: 1500, tickMs: 100,
+    onTick: (r) => {
+      const now = Date.now();
+      if (now - lastLine < (out.isTTY ? 250 : 5000)) return;
+      lastLine = now;
+      const line = `  ${((now - start.getTime()) / 1000).toFixed(0).padStart(3)} s  written ${r.events} events, stored ${stored()}`;
+      out.write(out.isTTY ? `\r${line}   ` : `${line}\n`);
+    },
+  });
+  const deadline = Date.now() + 60_000;
+  while (stored() < written.events && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const lag = Date.now() - (start.getTime() + seconds * 1000);
+  out.write(`${out.isTTY ? '\r' : ''}  done: written ${written.events} events, stored ${stored()} (all stored ${Math.max(0, lag)} ms after the last write)\n\n`);
+
+  const params = { from: Math.floor(start.getTime() / 1000) - 3600, to: Math.ceil(Date.now() / 1000) + 3600, target_us: 1_500_000, limit: 10 };
+  const client = pipeline.store.client;
+  const section = async (title: string, report: string): Promise<void> => {
+    const text = await runReport(client, report, params, 'table');
+    out.write(`${title}\n${text === '' ? '  (none in this run)\n' : text}\n`);
+  };
+  await section('Events by type', 'tj-event-summary');
+  await section('APDEX of server calls by form/command (T = 1.5 s; worst first)', 'tj-call-apdex');
+  await section('Managed-lock waits by lock space', 'tj-lock-waits');
+  await section('Lock timeouts and deadlocks: victim and culprit connections', 'tj-lock-victims');
+  await pipeline.stop();
+  const rel = relative(process.cwd(), data) || data;
+  out.write(`The data stays in ${rel}. Ask it anything, e.g.\n  npx perfpipe sql "SELECT event, count() FROM tj_events GROUP BY event" --data ${rel}\n`);
+  return written.events === stored() ? 0 : 1;
+}
