@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { TjSourceConfigSchema } from './source/tj-source-config.js';
+import { PgSourceConfigSchema } from './source/pg-source-config.js';
 import { KafkaBusConfigSchema } from './bus/kafka-config.js';
 import { MemoryBusConfigSchema } from './bus/memory-bus.js';
 import { ConfigError } from './errors.js';
@@ -33,7 +34,7 @@ export const ConfigSchema = z.strictObject({
   clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' }).nullable().default(null),
   /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
   listen: Listen.default('127.0.0.1:9650'),
-  sources: z.array(z.discriminatedUnion('type', [TjSourceConfigSchema])).default([]),
+  sources: z.array(z.discriminatedUnion('type', [TjSourceConfigSchema, PgSourceConfigSchema])).default([]),
   /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
   bus: z.discriminatedUnion('type', [
     MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
@@ -44,19 +45,24 @@ export const ConfigSchema = z.strictObject({
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
-/** Formats zod issues as `path: message` lines, all at once. */
+/** Formats zod issues as `path: message` lines, all at once (STYLE §4). */
 export function describeIssues(error: z.ZodError, input: unknown): string[] {
   return error.issues.map((issue) => {
     const path = issue.path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
-    let message = issue.message;
+    const where = path || '(top level)';
+    const found = valueAt(input, issue.path);
     if (issue.code === 'unrecognized_keys') {
-      return `${path ? `${path}: ` : ''}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
     }
     if (issue.code === 'invalid_type') {
-      const found = valueAt(input, issue.path);
-      message = found === undefined ? `is required (${issue.message.replace(/^Invalid input: /, '')})` : `${JSON.stringify(found)} is not valid; ${issue.message.replace(/^Invalid input: /, '')}`;
+      const expected = `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+      return found === undefined ? `${where}: is required; ${expected}` : `${where}: ${JSON.stringify(found)} is not valid; ${expected}`;
     }
-    return `${path || '(top level)'}: ${message}`;
+    if (issue.code === 'invalid_union' && /discriminator/i.test(issue.message)) {
+      const options = /Expected (.*)$/.exec(issue.message)?.[1]?.split(' | ').map((o) => o.replaceAll("'", '"')).join(', ');
+      return `${where}: ${JSON.stringify(found)} is not known; expected one of ${options}`;
+    }
+    return `${where}: ${issue.message}`;
   });
 }
 

@@ -1,0 +1,46 @@
+import test from 'ava';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { loadConfigFile, parseConfig } from './config.js';
+import { packageRoot } from './package-root.js';
+
+test('an empty config gives the documented defaults', (t) => {
+  const c = parseConfig({});
+  t.is(c.host, hostname());
+  t.is(c.data, 'perfpipe-data');
+  t.is(c.clickhouse, null);
+  t.is(c.listen, '127.0.0.1:9650');
+  t.deepEqual(c.sources, []);
+  t.is(c.bus.type, 'memory');
+  t.like(c.pipeline, { segment_bytes: 8 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
+});
+
+test('the example file parses to what it says', (t) => {
+  const c = loadConfigFile(join(packageRoot(), 'perfpipe.example.yaml'));
+  t.like(c, { host: 'app-1c-01', data: '/var/lib/perfpipe', clickhouse: null, listen: '127.0.0.1:9650' });
+  t.like(c.sources[0], { type: 'tj', location: '/var/log/1c/tj', tz: 'Europe/Moscow', hour: null, idle_finish_s: 60 });
+  t.is(c.pipeline.segment_bytes, 4194304);
+});
+
+test('every mistake is reported at once with its path, the value found and what is expected', (t) => {
+  const error = t.throws(() => parseConfig({
+    hots: 'a',
+    clickhouse: 'ftp://x',
+    sources: [{ type: 'tj', location: '/x', tz: 'MSK+3' }, { type: 'tj' }, { type: 'tjj', location: '/y' }],
+    pipeline: { segment_bytes: 'big' },
+  }, 'perfpipe.yaml'));
+  t.is(error?.message, [
+    'perfpipe.yaml is not valid:',
+    '  clickhouse: expected an http(s) URL, e.g. "http://127.0.0.1:8123"',
+    '  sources[0].tz: "MSK+3" is not an IANA zone; expected e.g. "Europe/Moscow"',
+    '  sources[1].location: is required; expected a string',
+    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg"',
+    '  pipeline.segment_bytes: "big" is not valid; expected a number',
+    '  (top level): unknown key "hots"',
+  ].join('\n'));
+});
+
+test('a file that is not YAML says so with its path', (t) => {
+  const error = t.throws(() => loadConfigFile(join(packageRoot(), 'package-lock.json.missing')));
+  t.regex(error?.message ?? '', /^cannot read config file .*package-lock\.json\.missing: ENOENT/);
+});
