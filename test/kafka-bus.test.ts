@@ -57,8 +57,17 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 async function committed(groupId: string, topic: string): Promise<Map<number, string>> {
-  const [offsets] = await admin!.fetchOffsets({ groupId, topics: [topic] });
-  return new Map(offsets!.partitions.map((p) => [p.partition, p.offset]));
+  // The group coordinator may move or still be loading (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS):
+  // retriable answers, asked again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [offsets] = await admin!.fetchOffsets({ groupId, topics: [topic] });
+      return new Map(offsets!.partitions.map((p) => [p.partition, p.offset]));
+    } catch (error) {
+      if (!(error as { retriable?: boolean }).retriable || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 test('kafka bus: topics are created with the configured partitions, and a second start finds them', async (t) => {

@@ -43,7 +43,8 @@ export async function ensureTopics(admin: Admin, config: KafkaBusConfig): Promis
 
 const METADATA_NOT_READY = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
 
-async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+// Generous: on a loaded 2-core machine a KRaft broker took over 30 s to elect leaders for six new topics.
+async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
