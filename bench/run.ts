@@ -5,6 +5,7 @@ import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { benchResultsFile } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 import { run as runTjParse } from './tj-parse.js';
+import { run as runPgParse } from './pg-parse.js';
 import { run as runTjIngest } from './tj-ingest.js';
 
 interface Bench {
@@ -14,6 +15,7 @@ interface Bench {
 
 const BENCHES: Bench[] = [
   { name: 'tj-parse', run: () => runTjParse({ sizeMb: 200 }) },
+  { name: 'pg-parse', run: () => runPgParse({ sizeMb: 200 }) },
   { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200 }) },
 ];
 

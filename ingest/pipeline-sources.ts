@@ -7,6 +7,7 @@ import type { Segment } from './bus/bus.js';
 import { createFileSource, type FileSource } from './source/file-source.js';
 import type { SourceEvents } from './source/source-events.js';
 import { tjSourceParts } from './source/tj-source.js';
+import { pgSourceParts } from './source/pg-source.js';
 import { fnv1a64Hex } from './source/fingerprint.js';
 import type { Metrics } from './observe/metrics.js';
 import { sourceTelemetry } from './observe/source-telemetry.js';
@@ -32,9 +33,11 @@ export function createSources(
   return config.sources.map((s) => {
     const events = sourceTelemetry(s.type, log, metrics);
     return createFileSource({
-      source: s.type, family: 'tj', host: config.host,
+      source: s.type, family: s.type, host: config.host,
       checkpointDir: checkpointDirFor(config.data, s.type, s.location),
-      ...tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host),
+      ...(s.type === 'pg'
+        ? pgSourceParts({ ...s, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)
+        : tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)),
       publish,
       events: options.wrapEvents ? options.wrapEvents(events) : events,
       mode, pollIntervalMs: p.poll_interval_ms,

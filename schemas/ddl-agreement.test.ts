@@ -10,6 +10,9 @@ import { migrate } from '../ingest/store/migrations.js';
 import { TjRowSchema, tjEventToRow } from './tj-row.js';
 import { IngestErrorSchema } from './ingest-error.js';
 import { createTjParser } from '../parsers/tj/index.js';
+import { PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } from './pg-row.js';
+import { createPgParser } from '../parsers/pg/index.js';
+import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perfpipe-ddl-'));
 let store: Store;
@@ -30,7 +33,7 @@ function acceptsType(field: z.ZodType, chType: string): boolean {
   const inner = lc ? lc[1] as string : chType;
   switch (def.type) {
     case 'string': return /^(String|DateTime64\(\d, 'UTC'\))$/.test(inner);
-    case 'number': return /^U?Int(8|16|32|64)$/.test(inner);
+    case 'number': return /^(U?Int(8|16|32|64)|Float64)$/.test(inner);
     case 'boolean': return inner === 'Bool' || inner === 'UInt8';
     case 'union': return inner === 'UInt64' && (def.options ?? []).length === 2;
     case 'nullable': {
@@ -41,7 +44,11 @@ function acceptsType(field: z.ZodType, chType: string): boolean {
       const m = /^Array\((.*)\)$/.exec(chType);
       return m !== null && acceptsType(def.element as z.ZodType, m[1] as string);
     }
-    case 'record': return /^Map\((LowCardinality\()?String\)?, String\)$/.test(chType);
+    case 'record': {
+      const m = /^Map\((?:LowCardinality\()?String\)?, (.*)\)$/.exec(chType);
+      const value = (def as unknown as { valueType: z.ZodType }).valueType;
+      return m !== null && acceptsType(value, m[1] as string);
+    }
     default: return false;
   }
 }
@@ -52,7 +59,10 @@ async function insertedColumns(table: string): Promise<Map<string, string>> {
   return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type]));
 }
 
-for (const [table, schema] of [['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema]] as const) {
+const TABLES = [
+  ['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema], ['pg_log', PgLogRowSchema], ['pg_lock_waits', PgLockWaitRowSchema],
+] as const;
+for (const [table, schema] of TABLES) {
   test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {
     const columns = await insertedColumns(table);
     const fields = schema.shape as Record<string, z.ZodType>;
@@ -82,4 +92,39 @@ test('a mapped TJ row passes its schema, is stored and reads back with its typed
     props: { process: 'rphost', 'Usr#2': 'Петров', Custom: '1' },
   });
   t.like(db, { dbpid: 19753, trans: 1, rows: '3', rows_affected: '-1', memory: '-8208', hashed: 1 });
+});
+
+test('mapped PostgreSQL rows pass their schemas, are stored and read back with their typed values', async (t) => {
+  const log = [
+    '2026-11-30 14:09:45.500 UTC [15932] LOG:  duration: 0.512 ms  statement: UPDATE accounts SET balance = 0 WHERE id = 1;',
+    '2026-11-30 14:09:45.948 UTC [15937] LOG:  process 15937 still waiting for ShareLock on transaction 731 after 100.061 ms',
+    '2026-11-30 14:09:45.948 UTC [15937] DETAIL:  Process holding the lock: 15932. Wait queue: 15937.',
+    '2026-11-30 14:09:45.948 UTC [15937] CONTEXT:  while updating tuple (0,1) in relation "accounts"',
+    '2026-11-30 14:09:45.948 UTC [15937] STATEMENT:  UPDATE accounts SET b = 1;',
+    '2026-11-30 14:09:47.048 UTC [15937] LOG:  process 15937 acquired ShareLock on transaction 731 after 1199.185 ms',
+    '2026-11-30 14:09:47.100 UTC [15940] LOG:  temporary file: path "base/pgsql_tmp/pgsql_tmp15940.0", size 1400000',
+    '2026-11-30 14:09:47.100 UTC [15940] STATEMENT:  SELECT * FROM big ORDER BY 1;',
+    '',
+  ].join('\n');
+  const p = createPgEpisodeStream(createPgParser({ host: 'h1', source: 'pg', file: '/log/postgresql.log', file_key: 'pk', offset: 0, format: 'stderr' }));
+  const events = [...p.push(Buffer.from(log)).events, ...p.finish().events];
+  const rows = events.map((e) => PgLogRowSchema.parse(pgEventToRow(e)));
+  const waits = events.flatMap((e) => e.lock_episodes.map((ep) => PgLockWaitRowSchema.parse(pgEpisodeToRow(ep, e))));
+  await store.client.insert({ table: 'pg_log', values: rows, format: 'JSONEachRow' });
+  await store.client.insert({ table: 'pg_lock_waits', values: waits, format: 'JSONEachRow' });
+  const rs = await store.client.query({
+    query: "SELECT kind, pid, duration_ms, lock_phase, lock_holder_pids, lock_relation_name, temp_file_bytes, statement FROM pg_log WHERE file_key = 'pk' ORDER BY file_offset",
+    format: 'JSONEachRow',
+  });
+  const got = await rs.json<Record<string, unknown>>();
+  t.deepEqual(got.map((r) => r.kind), ['duration', 'lock_wait', 'lock_wait', 'temp_file']);
+  t.like(got[0], { pid: 15932, duration_ms: 0.512 });
+  t.like(got[1], { lock_phase: 'still_waiting', lock_holder_pids: [15932], lock_relation_name: 'accounts', statement: 'UPDATE accounts SET b = 1;' });
+  t.like(got[3], { temp_file_bytes: '1400000' });
+  const ws = await (await store.client.query({ query: "SELECT toString(ts_start) AS s, toString(ts_end) AS e, pid, outcome, wait_ms, holder_pids, holder_statements, file_offset, start_offset FROM pg_lock_waits WHERE file_key = 'pk'", format: 'JSONEachRow' })).json<Record<string, unknown>>();
+  t.deepEqual(ws, [{
+    s: '2026-11-30 14:09:45.848', e: '2026-11-30 14:09:47.048', pid: 15937, outcome: 'acquired', wait_ms: 1199.185,
+    holder_pids: [15932], holder_statements: { 15932: ['UPDATE accounts SET balance = 0 WHERE id = 1;'] },
+    file_offset: String(log.indexOf('2026-11-30 14:09:47.048')), start_offset: String(log.indexOf('2026-11-30 14:09:45.948')),
+  }]);
 });

@@ -2,11 +2,13 @@
 import { ConfigError } from '../errors.js';
 import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
 import { parseFlags, STORE_OPTIONS } from './args.js';
+import { applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
 
 export const PIPELINE_OPTIONS = {
   ...STORE_OPTIONS,
   config: { type: 'string', short: 'c' },
   tj: { type: 'string', multiple: true },
+  ...PG_OPTIONS,
   tz: { type: 'string' },
   hour: { type: 'string' },
   host: { type: 'string' },
@@ -26,14 +28,10 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   for (const location of values.tj ?? []) {
     sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });
   }
-  if (values.tz || values.hour) {
-    for (const s of sources) {
-      if (values.tz) s.tz = values.tz;
-      if (values.hour) s.hour = values.hour;
-    }
-  }
+  sources.push(...pgSourcesFromFlags(values));
+  applyTimeFlags(sources, values.tz, values.hour);
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');
-  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR or a config file with sources\nusage: ${usage}`);
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR or a config file with sources\nusage: ${usage}`);
   return { config, help: false };
 }

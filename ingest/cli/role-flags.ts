@@ -6,6 +6,7 @@ import { ConfigError } from '../errors.js';
 import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
 import { parseFlags } from './args.js';
 import { PIPELINE_OPTIONS } from './config-from-flags.js';
+import { applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
 
 export const ROLE_OPTIONS = {
   ...PIPELINE_OPTIONS,
@@ -36,10 +37,8 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   }
   const sources = [...(base.sources ?? [])];
   for (const location of values.tj ?? []) sources.push({ type: 'tj', location });
-  for (const s of sources) {
-    if (values.tz) s.tz = values.tz;
-    if (values.hour) s.hour = values.hour;
-  }
+  sources.push(...pgSourcesFromFlags(values));
+  applyTimeFlags(sources, values.tz, values.hour);
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');
   if (config.bus.type !== 'kafka') throw new ConfigError(`${role}: no Kafka bus: give --kafka BROKERS or set bus.type: kafka in the config file\nusage: ${usage}`);

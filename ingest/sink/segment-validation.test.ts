@@ -41,7 +41,7 @@ test('the same segment validates to the same rows (replays keep their dedup toke
 });
 
 test('a family without ClickHouse tables keeps only its errors', (t) => {
-  const out = validateSegment(tjSegment([{ any: 1 }], 'pg'));
+  const out = validateSegment(tjSegment([{ any: 1 }], 'atop'));
   t.deepEqual(out.segment.events, []);
-  t.is(out.segment.errors[0]?.reason, 'the pg family has no ClickHouse tables in this perfpipe version');
+  t.is(out.segment.errors[0]?.reason, 'the atop family has no ClickHouse tables in this perfpipe version');
 });

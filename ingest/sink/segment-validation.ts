@@ -4,10 +4,11 @@
 import type { z } from 'zod';
 import type { Family, Segment } from '../bus/bus.js';
 import { TjEventSchema } from '../../schemas/tj-event.js';
+import { PgStreamEventSchema } from '../../schemas/pg-stream-event.js';
 import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
 
 /** Families with ClickHouse tables (ingest/sink/segment-rows.ts); the others cannot be stored yet. */
-const SCHEMAS: Partial<Record<Family, z.ZodType>> = { tj: TjEventSchema };
+const SCHEMAS: Partial<Record<Family, z.ZodType>> = { tj: TjEventSchema, pg: PgStreamEventSchema };
 
 export interface InvalidEvent {
   index: number;

@@ -22,6 +22,8 @@ export interface LockEpisodeBuilder {
   push(events: readonly PgEvent[]): PgLockEpisode[];
   /** End of stream: waits still open are returned with outcome `other` and no end time. */
   finish(): PgLockEpisode[];
+  /** File offset of the first wait line of the oldest wait still open; null when none is open. */
+  readonly openSince: number | null;
 }
 
 function shiftIso(ts: string | null, ms: number | null): string | null {
@@ -129,6 +131,11 @@ export function createLockEpisodeBuilder(): LockEpisodeBuilder {
       const out: PgLockEpisode[] = [];
       for (const ep of [...open.values()]) close(ep, 'other', null, out);
       return out;
+    },
+    get openSince() {
+      let min: number | null = null;
+      for (const ep of open.values()) if (min === null || ep.origin.offset < min) min = ep.origin.offset;
+      return min;
     },
   };
 }

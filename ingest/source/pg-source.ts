@@ -1,0 +1,41 @@
+// A PostgreSQL `log_directory` as a file source: the files `log_filename` names for one destination, each read
+// through the pg parser and the episode stream (lock waits closed in the segment that closes them).
+import { createPgParser } from '../../parsers/pg/index.js';
+import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
+import { compilePrefix } from '../../parsers/pg/prefix.js';
+import type { FileSourceOptions } from './file-source.js';
+import { createEntryBoundaryParser, filePeeker } from './pg-entry-boundary.js';
+import { listPgLogFiles, type PgFileFormat } from './pg-log-files.js';
+
+export interface PgSourceSettings {
+  location: string;
+  format: PgFileFormat;
+  prefix: string;
+  filename: string;
+  tz: string | null;
+  /** A file not grown for this long is finished once a newer log file exists beside it. */
+  idle_finish_ms: number;
+}
+
+export function pgSourceParts(s: PgSourceSettings, host: string): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'> {
+  const matcher = compilePrefix(s.prefix);
+  return {
+    discover: () => listPgLogFiles(s.location, s.filename, s.format),
+    watchRoots: [s.location],
+    createParser(path, identity, offset) {
+      const make = (at: number) => createPgParser({
+        host, source: 'pg', file: path, file_key: identity.file_key, offset: at, format: s.format, prefix: s.prefix,
+        ...(s.tz ? { tz: s.tz } : {}),
+      });
+      // csvlog/jsonlog records end at their own line break; only stderr entries need the next line to end.
+      const parser = s.format === 'stderr'
+        ? createEntryBoundaryParser(make, offset, matcher, filePeeker(path, identity.dev, identity.ino))
+        : make(offset);
+      return createPgEpisodeStream(parser);
+    },
+    // The collector writes only to its newest file: an older one that stopped growing was rotated away.
+    isSuperseded(path, allPaths, idleMs) {
+      return idleMs >= s.idle_finish_ms && allPaths.indexOf(path) < allPaths.length - 1;
+    },
+  };
+}

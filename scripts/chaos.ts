@@ -1,0 +1,151 @@
+// `npm run chaos`: the distributed shape under kill -9 (ARCHITECTURE §3 "Prove it"). TJ files grow while one
+// agent and one sink run as child processes; each is SIGKILLed at random moments and restarted, the broker is
+// restarted once; after the pipeline drained, ClickHouse is compared with what the writer wrote. The last line
+// is `chaos: written=N stored=N lost=0 duplicated=0`; exit 1 when anything was lost or duplicated, 2 when the run broke.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPrng } from '../simulate/prng.js';
+import { startBroker, stopBroker, type Broker } from '../test/support/kafka-broker.js';
+import { pauseBroker, resumeBroker } from '../test/support/broker-restart.js';
+import { runCli } from '../test/support/cli.js';
+import { startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
+import { TjStream } from '../test/support/tj-stream.js';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '100000' },
+    kills: { type: 'string', default: '10' },
+    'write-seconds': { type: 'string', default: '120' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const EVENTS = Number(values.events);
+const KILLS = Number(values.kills);
+const WRITE_MS = Number(values['write-seconds']) * 1000;
+const SEED = Number(values.seed);
+const rng = createPrng(SEED);
+const began = Date.now();
+const say = (text: string): void => void process.stdout.write(`[${((Date.now() - began) / 1000).toFixed(1).padStart(6)} s] ${text}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const work = mkdtempSync(join(tmpdir(), 'perfpipe-chaos-'));
+const tj = join(work, 'tj');
+const sinkData = join(work, 'sink');
+let broker: Broker | undefined;
+const live = new Set<Daemon>();
+let keep = values.keep;
+
+function configFile(b: Broker): string {
+  const path = join(work, 'chaos.yaml');
+  // 6 s is the broker's smallest session timeout: a killed sink's partitions move on soon after.
+  writeFileSync(path, [
+    'bus:', '  type: kafka', `  brokers: ["${b.brokers[0]}"]`, '  session_timeout_ms: 6000', '  retry_initial_ms: 200', '  retry_max_ms: 3000',
+    'pipeline:', '  poll_interval_ms: 250', '',
+  ].join('\n'));
+  return path;
+}
+
+async function start(role: 'agent' | 'sink', config: string): Promise<Daemon> {
+  const args = role === 'agent'
+    ? ['agent', '--config', config, '--tj', tj, '--tz', 'Europe/Moscow', '--data', join(work, 'agent')]
+    : ['sink', '--config', config, '--data', sinkData];
+  const daemon = await startDaemon(args, 180_000);
+  live.add(daemon);
+  return daemon;
+}
+
+let logNumber = 0;
+/** Keeps each process's stderr beside the data, for the post-mortem of a failed run (--keep or a failure). */
+function saveLog(daemon: Daemon): void {
+  mkdirSync(join(work, 'logs'), { recursive: true });
+  writeFileSync(join(work, 'logs', `${String(++logNumber).padStart(3, '0')}-${daemon.child.spawnargs[4]}.log`), daemon.log());
+}
+
+async function kill(daemon: Daemon, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  await daemon.stop(signal);
+  live.delete(daemon);
+  saveLog(daemon);
+}
+
+/** Writes EVENTS events evenly over WRITE_MS, in batches every 200 ms. */
+async function write(stream: TjStream): Promise<void> {
+  const t0 = Date.now();
+  while (stream.written < EVENTS) {
+    const due = Math.min(EVENTS, Math.ceil((EVENTS * (Date.now() - t0)) / WRITE_MS));
+    if (due > stream.written) stream.append(due - stream.written);
+    await sleep(200);
+  }
+}
+
+async function main(): Promise<{ line: string; ok: boolean }> {
+  say(`seed ${SEED}, ${EVENTS} events over ${WRITE_MS / 1000} s, ${KILLS} kills each of agent and sink, work dir ${work}`);
+  broker = await startBroker();
+  say(`broker on ${broker.brokers[0]} (${broker.startMs} ms)`);
+  const config = configFile(broker);
+  const stream = new TjStream(tj, { seed: SEED, processes: 4 });
+  let sink = await start('sink', config);
+  let agent = await start('agent', config);
+  say('agent and sink ready; writing');
+  const writing = write(stream);
+  const kills = { agent: 0, sink: 0 };
+  for (let round = 0; round < KILLS; round++) {
+    for (const role of ['agent', 'sink'] as const) {
+      await sleep(rng.int(300, 3000));
+      await kill(role === 'agent' ? agent : sink);
+      kills[role]++;
+      say(`SIGKILL ${role} #${kills[role]} (written ${stream.written})`);
+      if (rng.chance(0.5)) await sleep(rng.int(0, 3000));
+      if (role === 'agent') agent = await start('agent', config);
+      else sink = await start('sink', config);
+    }
+    // Early enough that the writer is still going: the restart lands mid-stream.
+    if (round === Math.floor(KILLS / 3)) {
+      say('broker: stop');
+      await pauseBroker(broker);
+      await sleep(rng.int(1000, 4000));
+      await resumeBroker(broker);
+      say('broker: started again on its data');
+    }
+  }
+  await writing;
+  say(`writer done: ${stream.written} events, ${(stream.bytes / 1e6).toFixed(1)} MB in ${stream.files.length} files; draining`);
+  await waitFor(async () => (await storedIn(sinkData)).unique >= stream.written, 'the pipeline to drain', 600_000, 2000)
+    .catch((error: Error) => say(error.message));
+  await sleep(2000); // a late replay would show up as a duplicate now, not after the count
+  await Promise.all([kill(agent, 'SIGTERM'), kill(sink, 'SIGTERM')]);
+  const read = await runCli(['sql', 'SELECT count() AS c, uniqExact(file_key, file_offset) AS u FROM tj_events', '--data', sinkData, '--format', 'json']);
+  if (read.code !== 0) throw new Error(`reading the sink's store failed: ${read.stderr}`);
+  const row = JSON.parse(read.stdout.trim()) as { c: string; u: string };
+  const stored = Number(row.c);
+  const unique = Number(row.u);
+  const lost = stream.written - unique;
+  const duplicated = stored - unique;
+  say(`done in ${((Date.now() - began) / 1000).toFixed(0)} s; kills agent=${kills.agent} sink=${kills.sink}, broker restarts=1`);
+  const ok = lost === 0 && duplicated === 0;
+  if (!ok) keep = true;
+  return { line: `chaos: written=${stream.written} stored=${stored} lost=${lost} duplicated=${duplicated}`, ok };
+}
+
+async function cleanup(): Promise<void> {
+  await Promise.all([...live].map((d) => d.stop('SIGKILL')));
+  await stopBroker().catch(() => {});
+  if (keep) say(`work dir kept: ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+let result: { line: string; ok: boolean } | undefined;
+try {
+  result = await main();
+} catch (error) {
+  say(`chaos failed: ${(error as Error).stack ?? String(error)}`);
+  keep = true;
+} finally {
+  await cleanup();
+}
+// The verdict is the last line, after the clean-up messages.
+if (result) process.stdout.write(`${result.line}\n`);
+process.exitCode = result?.ok ? 0 : result ? 1 : 2;

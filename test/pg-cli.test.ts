@@ -1,0 +1,71 @@
+// `perfpipe parse pg` and `perfpipe ingest --pg` as a user runs them, on a small hand-written log (and the shared
+// corpus log when present): the lock wait rides on its closing entry, a second ingest stores nothing twice, and
+// unusable arguments say what is expected.
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpusDir, runCli } from './support/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'perfpipe-pgcli-'));
+test.after.always(() => rmSync(work, { recursive: true, force: true }));
+
+const LOG = [
+  '2026-11-30 14:09:45.500 MSK [15932] app@shop LOG:  duration: 0.512 ms  statement: UPDATE accounts SET balance = 0 WHERE id = 1;',
+  '2026-11-30 14:09:45.948 MSK [15937] app@shop LOG:  process 15937 still waiting for ShareLock on transaction 731 after 100.061 ms',
+  '2026-11-30 14:09:45.948 MSK [15937] app@shop DETAIL:  Process holding the lock: 15932. Wait queue: 15937.',
+  '2026-11-30 14:09:45.948 MSK [15937] app@shop STATEMENT:  UPDATE accounts',
+  '\tSET b = 1;',
+  '2026-11-30 14:09:46.348 MSK [15937] app@shop ERROR:  canceling statement due to lock timeout',
+  '2026-11-30 14:09:46.348 MSK [15937] app@shop STATEMENT:  UPDATE accounts',
+  '\tSET b = 1;',
+  '',
+].join('\n');
+const PREFIX = '%m [%p] %u@%d ';
+
+test('parse pg prints every entry as NDJSON with the episode on the entry that closed it', async (t) => {
+  const file = join(work, 'postgresql-2026-11-30_140945.log');
+  writeFileSync(file, LOG);
+  const r = await runCli(['parse', 'pg', file, '--pg-prefix', PREFIX, '--tz', 'Europe/Moscow']);
+  t.is(r.code, 0, r.stderr);
+  t.is(r.stderr, '');
+  const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; ts: string; lock_episodes: Array<Record<string, unknown>> });
+  t.deepEqual(events.map((e) => [e.kind, e.lock_episodes.length]), [['duration', 0], ['lock_wait', 0], ['lock_timeout', 1]]);
+  t.is(events[0]?.ts, '2026-11-30T11:09:45.500Z');
+  t.like(events[2]?.lock_episodes[0], { pid: 15937, outcome: 'lock_timeout', wait_ms: null, statement: 'UPDATE accounts\nSET b = 1;', user: 'app', database: 'shop' });
+});
+
+test('ingest --pg stores pg_log and pg_lock_waits once, and a second ingest adds nothing', async (t) => {
+  const dir = join(work, 'log');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'postgresql-2026-11-30_140945.log'), LOG);
+  writeFileSync(join(dir, 'postgresql-2026-11-30_140945.csv'), 'not,the,stderr,file\n');
+  const data = join(work, 'data');
+  const args = ['ingest', '--pg', dir, '--pg-prefix', PREFIX, '--data', data];
+  const first = await runCli(args);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stdout, /^ingested 3 events and 0 ingest errors from 1 files/);
+  const again = await runCli(args);
+  t.regex(again.stdout, /^ingested 0 events/);
+  const r = await runCli(['sql', "SELECT (SELECT count() FROM pg_log) AS log, outcome, toString(ts_start) AS s, toString(ts_end) AS e, holder_pids FROM pg_lock_waits", '--data', data, '--format', 'csv']);
+  t.is(r.stdout, '"log","outcome","s","e","holder_pids"\n3,"lock_timeout","2026-11-30 11:09:45.848","2026-11-30 11:09:46.348","[15932]"\n');
+});
+
+test('the corpus log parses to its 77 lock waits', async (t) => {
+  const file = join(corpusDir, 'pg', 'generated', 'postgresql-phase1.log');
+  if (!existsSync(file)) { t.log('no ../shared/corpus/pg here'); t.pass(); return; }
+  const r = await runCli(['parse', 'pg', file, '--pg-prefix', '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ']);
+  t.is(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  t.is(lines.length, 2364);
+  t.is(lines.reduce((n, l) => n + (JSON.parse(l) as { lock_episodes: unknown[] }).lock_episodes.length, 0), 77);
+});
+
+test('unusable pg arguments exit 2 with a message that says what is expected', async (t) => {
+  const bad = await runCli(['parse', 'pg', 'x.log', '--pg-format', 'syslog']);
+  t.is(bad.code, 2);
+  t.is(bad.stderr, 'perfpipe: --pg-format: "syslog" is not a log format; expected one of stderr, csvlog, jsonlog\n');
+  const flags = await runCli(['ingest', '--pg', work, '--pg-format', 'syslog', '--data', join(work, 'never')]);
+  t.is(flags.code, 2);
+  t.is(flags.stderr, 'perfpipe: flags is not valid:\n  sources[0].format: "syslog" is not a log destination; expected "stderr", "csvlog" or "jsonlog"\n');
+});
