@@ -8,7 +8,7 @@ import type { Segment } from './bus.js';
 
 /** Messages as a consumer reads them from one partition, offsets counting from `first`. */
 function asRead(segments: Segment[], first = 0): IncomingMessage[] {
-  return segments.flatMap(encodeSegment).map((m, i) => ({
+  return segments.flatMap((s) => encodeSegment(s)).map((m, i) => ({
     offset: String(first + i),
     key: Buffer.from(m.key),
     value: Buffer.from(m.value),
@@ -99,4 +99,13 @@ test('an event value that is not JSON is set aside for dead letters; the rest of
     t.deepEqual(output.segment.events, [segment.events[0], segment.events[2]]);
     t.deepEqual(output.invalid.map((r) => r.reason), ['event value is not JSON']);
   }
+});
+
+test('an event too large for one Kafka message travels as an ingest error that names it', (t) => {
+  const big = { event: 'SDBL', origin: { offset: 1234 }, length: 2_000_000, properties: ['Sdbl', 'x'.repeat(2_000_000)] };
+  const messages = encodeSegment({ id: 'h|k|0-9', family: 'tj', host: 'h', source: 'tj', file: '/f.log', file_key: 'k', start: 0, end: 2_000_100, events: [{ event: 'CALL' }, big], errors: [] });
+  t.deepEqual(messages.map((m) => m.headers.record), ['event', 'error']);
+  const error = JSON.parse(messages[1]?.value ?? '{}') as { kind: string; offset: number; length: number; reason: string };
+  t.like(error, { kind: 'oversized_event', offset: 1234, length: 2_000_000 });
+  t.regex(error.reason, /^\/f\.log at offset 1234: a SDBL event of 20000\d\d bytes is larger than the 921600 bytes one Kafka message may carry/);
 });

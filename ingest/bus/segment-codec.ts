@@ -42,11 +42,36 @@ export function messageKey(host: string, fileKey: string): string {
   return `${host}|${fileKey}`;
 }
 
-export function encodeSegment(segment: Segment): OutgoingMessage[] {
-  const records: Array<{ record: 'event' | 'error' | 'empty'; value: string }> = [
-    ...segment.events.map((event) => ({ record: 'event' as const, value: JSON.stringify(event) })),
-    ...segment.errors.map((error) => ({ record: 'error' as const, value: JSON.stringify(error) })),
-  ];
+/**
+ * Largest event value sent as one message. A broker refuses messages over `message.max.bytes` (1 MiB by
+ * default) for good, and a refused segment would be retried forever and stall its file; an event above
+ * this bound travels as an ingest error that names it instead (ARCHITECTURE §3: bad input never stops
+ * the pipeline). Headroom is left for headers and the batch envelope.
+ */
+export const MAX_EVENT_VALUE_BYTES = 900 * 1024;
+
+function oversized(segment: Segment, event: unknown, value: string, limit: number): Segment['errors'][number] {
+  const e = event as { origin?: { offset?: number }; length?: number; event?: string };
+  const offset = e.origin?.offset ?? segment.start;
+  return {
+    host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
+    offset, length: e.length ?? 0, kind: 'oversized_event',
+    reason: `${segment.file} at offset ${offset}: a ${e.event ?? ''} event of ${Buffer.byteLength(value)} bytes is larger than the ${limit} bytes one Kafka message may carry; it is kept here as an ingest error`,
+    excerpt: value.slice(0, 512), can_continue: true,
+  };
+}
+
+export function encodeSegment(segment: Segment, options: { maxEventBytes?: number } = {}): OutgoingMessage[] {
+  const maxEventBytes = options.maxEventBytes ?? MAX_EVENT_VALUE_BYTES;
+  const records: Array<{ record: 'event' | 'error' | 'empty'; value: string }> = [];
+  const errors = [...segment.errors];
+  for (const event of segment.events) {
+    const value = JSON.stringify(event);
+    // Length in UTF-16 units bounds the UTF-8 size from below; measure bytes only near the bound.
+    if (value.length * 3 > maxEventBytes && Buffer.byteLength(value) > maxEventBytes) errors.push(oversized(segment, event, value, maxEventBytes));
+    else records.push({ record: 'event', value });
+  }
+  for (const error of errors) records.push({ record: 'error', value: JSON.stringify(error) });
   // An empty segment still travels so that its byte range is acknowledged end to end.
   if (records.length === 0) records.push({ record: 'empty', value: '' });
   const key = messageKey(segment.host, segment.file_key);
