@@ -12,7 +12,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.is(c.listen, '127.0.0.1:9650');
   t.deepEqual(c.sources, []);
   t.is(c.bus.type, 'memory');
-  t.like(c.pipeline, { segment_bytes: 8 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
+  t.like(c.pipeline, { segment_bytes: 2 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
 });
 
 test('the example file parses to what it says', (t) => {
