@@ -146,3 +146,23 @@ test('two files whose first lines are identical are two files', async (t) => {
   t.is(c.events().length, 2);
   t.is(new Set(c.events().map((e) => e.origin.file_key)).size, 2);
 });
+
+test('a file finished by a backfill is read on by a follower when it grows', async (t) => {
+  const { loc, cp } = setup(t);
+  mkdirSync(join(loc, 'rphost_1'));
+  const f = join(loc, 'rphost_1', '26113014.log');
+  writeFileSync(f, line(1, 'a'));
+  const first = collector();
+  const backfill = source(loc, cp, first.publish, 'backfill');
+  await backfill.start();
+  await backfill.done();
+  await backfill.stop();
+  t.deepEqual(users(first), ['a']);
+  appendFileSync(f, line(2, 'b'));
+  const second = collector();
+  const follow = source(loc, cp, second.publish);
+  await follow.start();
+  t.teardown(() => follow.stop());
+  await until('the appended event', () => second.events().length === 1);
+  t.deepEqual(users(second), ['b']);
+});

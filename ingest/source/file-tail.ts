@@ -105,8 +105,13 @@ export class FileTail {
   }
 
   private async pumpOnce(final: boolean): Promise<void> {
-    if (this.closed || (this.finished && this.replay.length === 0)) return;
+    if (this.closed) return;
     let size = (await this.o.handle.stat()).size;
+    if (this.finished && this.replay.length === 0) {
+      // A file finished earlier (by `ingest`, or as superseded) that grew since: read on from where it ended.
+      if (size <= this.readPos) return;
+      this.finished = false;
+    }
     if (size < this.readPos) {
       this.o.events.fileTruncated(this.path, this.fileKey, size, this.readPos);
       this.truncated = true;
