@@ -13,6 +13,7 @@ import { createTjParser } from '../parsers/tj/index.js';
 import { PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } from './pg-row.js';
 import { createPgParser } from '../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
+import { ApdexRowSchema, KeyOperationRowSchema } from './apdex-row.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perfpipe-ddl-'));
 let store: Store;
@@ -61,6 +62,7 @@ async function insertedColumns(table: string): Promise<Map<string, string>> {
 
 const TABLES = [
   ['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema], ['pg_log', PgLogRowSchema], ['pg_lock_waits', PgLockWaitRowSchema],
+  ['apdex_measurements', ApdexRowSchema], ['key_operations', KeyOperationRowSchema],
 ] as const;
 for (const [table, schema] of TABLES) {
   test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {

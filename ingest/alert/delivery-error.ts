@@ -1,0 +1,8 @@
+// A notification POST that failed: which channel, and whether a retry can help (STYLE §5).
+import { PerfpipeError } from '../errors.js';
+
+export class AlertDeliveryError extends PerfpipeError {
+  constructor(message: string, readonly channel: string, options: { cause?: unknown; permanent?: boolean } = {}) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,186 @@
+// Turns one TJ event into alert findings (tj-format.md §5: TTIMEOUT, TDEADLOCK, TLOCK waits; §6: lock
+// EXCP) and feeds the connection index. Runs for every event of every tj segment, so it reads each
+// property list once and does nothing else for events no rule cares about.
+import type { TjEvent } from '../../schemas/tj-event.js';
+import type { AlertConfig } from './config.js';
+import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
+import { formatEdge, parseDeadlockEdges } from './deadlock-edges.js';
+
+export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate';
+
+export const ALERT_NAMES: Record<RuleName, string> = {
+  ttimeout: 'OneCLockTimeout',
+  tdeadlock: 'OneCDeadlock',
+  lock_exception: 'OneCLockException',
+  lock_wait_rate: 'OneCLockWaitRate',
+};
+
+/** One event's worth of evidence for an alert group; `labels` are its identity (alerting.md §5). */
+export interface Finding {
+  rule: RuleName;
+  labels: Record<string, string>;
+  /** Events this finding stands for (the rate rule reports a whole minute's count when it crosses). */
+  count: number;
+  ts: string;
+  example: Record<string, string>;
+  /** Values counted per field across the group, e.g. culprit connections. */
+  tally: Record<string, string[]>;
+}
+
+interface Picked {
+  infobase?: string; connect?: string; user?: string; context?: string; waits?: string; regions?: string;
+  exception?: string; descr?: string; edges?: string;
+}
+
+/** The properties the rules read, in one pass over the flat list. */
+function pick(props: string[]): Picked {
+  const p: Picked = {};
+  for (let i = 0; i + 1 < props.length; i += 2) {
+    const v = props[i + 1]!;
+    switch (props[i]) {
+      case 'p:processName': p.infobase ??= v; break;
+      case 't:connectID': p.connect ??= v; break;
+      case 'Usr': p.user ??= v; break;
+      case 'Context': p.context ??= v; break;
+      case 'WaitConnections': p.waits ??= v; break;
+      case 'Regions': p.regions ??= v; break;
+      case 'Exception': p.exception ??= v; break;
+      case 'Descr': p.descr ??= v; break;
+      case 'DeadlockConnectionIntersections': p.edges ??= v; break;
+    }
+  }
+  return p;
+}
+
+/** First non-blank line, trimmed and bounded: Context may start with a line break (§3). */
+export function firstLine(text: string | undefined, max = 300): string | undefined {
+  if (text === undefined) return undefined;
+  let from = 0;
+  while (from < text.length) {
+    const nl = text.indexOf('\n', from);
+    const t = text.slice(from, nl < 0 ? text.length : nl).trim();
+    if (t !== '') return t.length > max ? `${t.slice(0, max)}…` : t;
+    if (nl < 0) break;
+    from = nl + 1;
+  }
+  return undefined;
+}
+
+const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+const ms = (us: number): string => (us / 1000).toFixed(0);
+
+function victimOf(p: Picked, context: string | undefined): Record<string, string> {
+  return { victim_connection: p.connect ?? '?', victim_user: p.user ?? '?', victim_context: context ?? '?' };
+}
+
+export function describeConnection(id: string, f: ConnectionFacts | undefined): string {
+  if (!f) return `connection ${id} (not seen in the journal yet)`;
+  const lock = f.regions ? `; last lock ${f.regions}` : '';
+  return `connection ${id} (user ${f.user ?? '?'}; context ${f.context ?? '?'}; last event ${f.event} at ${f.ts}${lock})`;
+}
+
+/** Reads events into findings; holds the connection index and the per-minute TLOCK wait counts. */
+export class LockFacts {
+  readonly index: ConnectionIndex;
+  readonly #buckets = new Map<string, { minute: string; count: number }>();
+  readonly #patterns: string[];
+
+  constructor(private readonly config: AlertConfig) {
+    this.index = new ConnectionIndex(config.index_max_entries);
+    this.#patterns = config.rules.lock_exception.patterns.map((s) => s.toLowerCase());
+  }
+
+  read(host: string, e: TjEvent, out: Finding[]): void {
+    const p = pick(e.properties);
+    const infobase = p.infobase ?? '';
+    const rules = this.config.rules;
+    const key = p.connect === undefined ? undefined : ConnectionIndex.key(host, infobase, p.connect);
+    const context = firstLine(p.context);
+    const name = e.event;
+    if (name === 'TTIMEOUT' && rules.ttimeout.enabled) this.#timeout(host, infobase, key, context, e, p, out);
+    else if (name === 'TDEADLOCK' && rules.tdeadlock.enabled) this.#deadlock(host, infobase, context, e, p, out);
+    else if (name === 'EXCP' && rules.lock_exception.enabled && this.#isLockError(p)) {
+      out.push({
+        rule: 'lock_exception', labels: this.#labels('lock_exception', host, infobase, undefined), count: 1, ts: e.ts,
+        example: { ts: e.ts, ...victimOf(p, context), exception: p.exception ?? '', descr: firstLine(p.descr) ?? '' },
+        tally: { victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+      });
+    } else if (name === 'TLOCK' && rules.lock_wait_rate.enabled && p.waits) this.#countWait(host, infobase, e, p, context, out);
+
+    if (key !== undefined) {
+      const isLock = name === 'TLOCK';
+      this.index.update(key, p.user, context, name, e.ts, isLock ? p.regions : undefined, isLock ? e.duration_us : undefined);
+    }
+  }
+
+  #labels(rule: RuleName, host: string, infobase: string, space: string | undefined): Record<string, string> {
+    const l: Record<string, string> = {
+      alertname: ALERT_NAMES[rule], severity: this.config.rules[rule].severity, source: '1c-techjournal', cluster: host, infobase,
+    };
+    if (space !== undefined) l.lock_space = space;
+    return l;
+  }
+
+  #culprit(host: string, infobase: string, id: string): string {
+    return describeConnection(id, this.index.get(ConnectionIndex.key(host, infobase, id)));
+  }
+
+  #timeout(host: string, infobase: string, key: string | undefined, context: string | undefined, e: TjEvent, p: Picked, out: Finding[]): void {
+    const own = key === undefined ? undefined : this.index.get(key);
+    // The TTIMEOUT itself has no lock space and is written with duration 0; the victim's TLOCK of the
+    // same connection carries both (§5.2). Ours is its latest TLOCK seen, if it came first.
+    const space = own?.regions ?? 'unknown';
+    const waitUs = e.duration_us > 0 ? e.duration_us : own?.lock_us ?? 0;
+    const culprits = list(p.waits).map((id) => this.#culprit(host, infobase, id));
+    out.push({
+      rule: 'ttimeout', labels: this.#labels('ttimeout', host, infobase, space), count: 1, ts: e.ts,
+      example: { ts: e.ts, ...victimOf(p, context), wait_ms: ms(waitUs), lock_space: space, culprit_connections: p.waits ?? '', culprits: culprits.join('; ') },
+      tally: { culprits, victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+    });
+  }
+
+  #deadlock(host: string, infobase: string, context: string | undefined, e: TjEvent, p: Picked, out: Finding[]): void {
+    const edges = parseDeadlockEdges(p.edges ?? '');
+    const spaces = [...new Set(edges.map((x) => x.space))].sort();
+    const holders = [...new Set(edges.map((x) => x.holder))].map((id) => this.#culprit(host, infobase, id));
+    out.push({
+      rule: 'tdeadlock', labels: this.#labels('tdeadlock', host, infobase, spaces.join(',') || 'unknown'), count: 1, ts: e.ts,
+      example: { ts: e.ts, ...victimOf(p, context), edges: edges.map(formatEdge).join('; '), holders: holders.join('; ') },
+      tally: { holders, victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+    });
+  }
+
+  #isLockError(p: Picked): boolean {
+    const text = `${p.exception ?? ''}\n${p.descr ?? ''}`.toLowerCase();
+    return this.#patterns.some((s) => text.includes(s));
+  }
+
+  /**
+   * Counts waits per (host, infobase, lock space) and minute of event time, not arrival time, so a
+   * backlog read in a burst after a restart does not look like a storm. Lines of a file are not strictly
+   * time-ordered (§2): a late line of an earlier minute counts into the current one — close, not exact.
+   */
+  #countWait(host: string, infobase: string, e: TjEvent, p: Picked, context: string | undefined, out: Finding[]): void {
+    const minute = e.ts.slice(0, 16);
+    const limit = this.config.rules.lock_wait_rate.per_minute;
+    for (const space of list(p.regions)) {
+      const k = `${host}\u0000${infobase}\u0000${space}`;
+      let b = this.#buckets.get(k);
+      if (!b) {
+        if (this.#buckets.size >= this.config.index_max_entries) this.#buckets.delete(this.#buckets.keys().next().value!);
+        b = { minute, count: 0 };
+        this.#buckets.set(k, b);
+      } else if (minute > b.minute) {
+        b.minute = minute;
+        b.count = 0;
+      }
+      b.count++;
+      if (b.count <= limit) continue;
+      out.push({
+        rule: 'lock_wait_rate', labels: this.#labels('lock_wait_rate', host, infobase, space), count: b.count === limit + 1 ? b.count : 1, ts: e.ts,
+        example: { ts: e.ts, minute, connection: p.connect ?? '?', user: p.user ?? '?', context: context ?? '?', wait_ms: ms(e.duration_us), wait_connections: p.waits ?? '' },
+        tally: { waiting_for: list(p.waits), users: [p.user ?? '?'] },
+      });
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Test fixtures for test/alert-*.test.ts: a real HTTP receiver on 127.0.0.1 that can go down and come
+// back on the same port, and tj segments made by the real TJ parser from journal text.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTjParser } from '../../parsers/tj/index.js';
+import type { Segment } from '../bus/bus.js';
+
+export interface Received {
+  path: string;
+  body: unknown;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Stops listening: connections are refused until `up()`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  let server: Server | undefined;
+  const listen = (port: number) => new Promise<Server>((resolve, reject) => {
+    const s = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        res.writeHead(200, { connection: 'close' }).end('{}');
+      });
+    });
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  server = await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const stop = () => new Promise<void>((resolve) => {
+    const s = server;
+    server = undefined;
+    if (!s) return resolve();
+    s.closeAllConnections();
+    s.close(() => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    down: stop,
+    up: async () => { server = await listen(port); },
+    close: stop,
+  };
+}
+
+/** Where the next fixture segment starts: each call reads the next range of one growing file. */
+let fileEnd = 0;
+
+/** A tj segment of `text` (journal lines of hour 2026-11-30 14:00 UTC) as the source would publish it. */
+export function tjSegment(text: string, host = 'srv1'): Segment {
+  const file = '/tj/rphost_100/26113014.log';
+  const start = fileEnd;
+  const parser = createTjParser({ host, source: 'tj', file, file_key: 'k1', offset: start, hour: '26113014', tz: 'UTC' });
+  const bytes = Buffer.from(text.endsWith('\n') ? text : `${text}\n`);
+  const a = parser.push(bytes);
+  const b = parser.finish();
+  const errors = [...a.errors, ...b.errors];
+  if (errors.length > 0) throw new Error(`fixture does not parse: ${errors.map((e) => e.reason).join('; ')}`);
+  fileEnd = start + bytes.length;
+  return { id: `${host}|k1|${start}-${fileEnd}`, family: 'tj', host, source: 'tj', file, file_key: 'k1', start, end: fileEnd, events: [...a.events, ...b.events], errors };
+}
