@@ -9,6 +9,7 @@ import { PgSourceConfigSchema } from './source/pg-source-config.js';
 import { KafkaBusConfigSchema } from './bus/kafka-config.js';
 import { MemoryBusConfigSchema } from './bus/memory-bus.js';
 import { ConfigError } from './errors.js';
+import { AlertConfigSchema } from './alert/config.js';
 
 const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host:port, e.g. "127.0.0.1:9650"' });
 
@@ -43,6 +44,8 @@ export const ConfigSchema = z.strictObject({
     MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
     KafkaBusConfigSchema.extend({ type: z.literal('kafka') }),
   ]).default({ type: 'memory', max_in_flight: 4 }),
+  /** Alerts on lock timeouts, deadlocks and lock errors, evaluated on the event stream by `run` and `sink` (ingest/alert/config.ts). */
+  alerts: AlertConfigSchema.prefault({}),
   pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
 });
 export type Config = z.infer<typeof ConfigSchema>;

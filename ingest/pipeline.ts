@@ -9,6 +9,7 @@ import type { Bus } from './bus/bus.js';
 import { openStore, type Store } from './store/clickhouse.js';
 import { migrate } from './store/migrations.js';
 import { createClickHouseSink } from './sink/clickhouse-sink.js';
+import { createAlerter, type Alerter } from './alert/index.js';
 import type { FileSource } from './source/file-source.js';
 import { LiveMetrics } from './observe/live-metrics.js';
 import { sinkTelemetry } from './observe/source-telemetry.js';
@@ -42,7 +43,13 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   const sink = createClickHouseSink({ client: store.client, events: sinkTelemetry(log, metrics) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
-  await bus.consume((segment) => sink.write(segment));
+  // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a
+  // backfill reads history and alerts on nothing.
+  const alerter: Alerter | null = mode === 'follow' ? createAlerter(config.alerts, { metrics, log: (line) => log.warn(line) }) : null;
+  await bus.consume((segment) => {
+    alerter?.observe(segment);
+    return sink.write(segment);
+  });
   const sources = createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
@@ -54,6 +61,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
       stopped ??= (async () => {
         for (const s of sources) await s.stop();
         await bus.stop();
+        await alerter?.stop();
         await store.close();
       })();
       return stopped;

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
-import { startReceiver, tjSegment } from '../ingest/alert/receiver-fixture.js';
+import { startReceiver, tjSegment } from './support/alert-receiver.js';
 
 interface Postable { labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; endsAt: string }
 const TTIMEOUT = '32:27.857000-0,TTIMEOUT,5,p:processName=test,t:connectID=19,Usr=DefUser,WaitConnections=18,Context=Форма.Записать';

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter, type AlertNotice } from '../ingest/alert/index.js';
-import { startReceiver, tjSegment } from '../ingest/alert/receiver-fixture.js';
+import { startReceiver, tjSegment } from './support/alert-receiver.js';
 
 const timeout = (connect: number, ib = 'test') => `32:27.857000-0,TTIMEOUT,5,p:processName=${ib},t:connectID=${connect},Usr=DefUser,WaitConnections=18,Context=Форма.Записать`;
 const deadlock = "45:36.115007-0,TDEADLOCK,6,p:processName=test,t:connectID=17,Usr=DefUser,DeadlockConnectionIntersections='17 18 Reference10.REFLOCK Exclusive ID=10:9d31,18 17 Reference10.REFLOCK Exclusive ID=10:95aa'";

@@ -2,7 +2,7 @@
 import test from 'ava';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter, parseDeadlockEdges, type AlertNotice } from '../ingest/alert/index.js';
-import { startReceiver, tjSegment } from '../ingest/alert/receiver-fixture.js';
+import { startReceiver, tjSegment } from './support/alert-receiver.js';
 
 test('DeadlockConnectionIntersections splits into edges; commas inside quoted values stay in the fields', (t) => {
   const cases: Array<[string, string, Array<[string, string, string, string, string]>]> = [

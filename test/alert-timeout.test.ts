@@ -4,7 +4,7 @@ import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
-import { startReceiver, tjSegment } from '../ingest/alert/receiver-fixture.js';
+import { startReceiver, tjSegment } from './support/alert-receiver.js';
 
 // The culprit (connection 18) takes a document lock; the victim (19) waits 20 s for it, then times out.
 const CULPRIT_TLOCK = `32:10.000000-5000,TLOCK,6,process=rphost,p:processName=test,t:connectID=18,SessionID=18,Usr=Петров,Regions=Document30456.REFLOCK,Locks='Document30456.REFLOCK Exclusive ID=30456:88f5',WaitConnections=,Context='
@@ -72,7 +72,8 @@ test('1,000 timeouts in 10 s become one notice per group and one resolve, with t
   t.teardown(() => rx.close());
   let now = Date.parse('2026-11-30T14:00:00Z');
   const metrics = new Metrics();
-  const alerter = createAlerter({ channels: { log: false, webhook: { url: rx.url } } }, { metrics, now: () => now, manual: true });
+  // Alertmanager's usual 30 s group wait: the whole burst lands in the first notice of each group.
+  const alerter = createAlerter({ group_wait_ms: 30_000, channels: { log: false, webhook: { url: rx.url } } }, { metrics, now: () => now, manual: true });
   // 10 segments of 100 timeouts, one per second, spread over 4 infobases (4 groups) and 7 culprits.
   for (let s = 0; s < 10; s++) {
     const lines: string[] = [];

@@ -11,13 +11,13 @@ test('an empty alerts config gives the documented defaults', (t) => {
     },
     channels: { log: true, webhook: null, alertmanager: null },
     delivery: { backoff_initial_ms: 1000, backoff_max_ms: 60_000, give_up_after_ms: 1_800_000, max_queue: 1000, max_batch: 100, timeout_ms: 10_000 },
-    group_wait_ms: 30_000,
+    group_wait_ms: 500,
     group_interval_ms: 300_000,
     resolve_after_ms: 300_000,
     max_groups: 1000,
     max_examples: 5,
     index_max_entries: 100_000,
-    tick_ms: 1000,
+    tick_ms: 250,
   });
 });
 

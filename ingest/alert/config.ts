@@ -61,8 +61,11 @@ export const AlertConfigSchema = z.strictObject({
   rules: AlertRulesSchema.prefault({}),
   channels: AlertChannelsSchema.prefault({}),
   delivery: AlertDeliverySchema.prefault({}),
-  /** Wait before the first notification of a new alert group, ms (Alertmanager `group_wait`). Default 30000. */
-  group_wait_ms: Ms.default(30_000),
+  /**
+   * Wait before the first notification of a new alert group, ms (Alertmanager `group_wait`). Default 500:
+   * a lock timeout must reach a person within seconds; later events of the group wait `group_interval_ms`.
+   */
+  group_wait_ms: Ms.default(500),
   /** Least gap between notifications about new events of one group, ms (`group_interval`). Default 300000. */
   group_interval_ms: Ms.default(300_000),
   /** A group with no new events for this long is resolved, ms. Default 300000. */
@@ -73,8 +76,8 @@ export const AlertConfigSchema = z.strictObject({
   max_examples: z.number().int().positive().default(5),
   /** Connections remembered for naming culprits: latest event per (host, infobase, connectID), LRU. Default 100000. */
   index_max_entries: z.number().int().positive().default(100_000),
-  /** How often the alerter's timer evaluates groups and retries, ms. Default 1000. */
-  tick_ms: Ms.min(10).default(1000),
+  /** How often the alerter's timer evaluates groups and retries, ms. Default 250 (bounds the alert latency with group_wait_ms). */
+  tick_ms: Ms.min(10).default(250),
 }).refine((c) => c.resolve_after_ms > c.group_wait_ms, {
   path: ['resolve_after_ms'],
   error: 'must be greater than group_wait_ms, or a group could resolve before its first notification',

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
 import { parseFlags, STORE_OPTIONS } from './args.js';
 import { applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
+import { ALERT_OPTIONS, applyAlertFlags } from './alert-flags.js';
 
 export const PIPELINE_OPTIONS = {
   ...STORE_OPTIONS,
@@ -13,6 +14,7 @@ export const PIPELINE_OPTIONS = {
   hour: { type: 'string' },
   host: { type: 'string' },
   listen: { type: 'string' },
+  ...ALERT_OPTIONS,
 } as const;
 
 export function configFromFlags(argv: string[], usage: string): { config: Config; help: boolean } {
@@ -24,6 +26,7 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   if (values.data) base.data = values.data;
   if (values.clickhouse) base.clickhouse = values.clickhouse;
   if (values.listen) base.listen = values.listen;
+  applyAlertFlags(base, values);
   const sources = [...(base.sources ?? [])];
   for (const location of values.tj ?? []) {
     sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });

@@ -7,6 +7,7 @@ import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../c
 import { parseFlags } from './args.js';
 import { PIPELINE_OPTIONS } from './config-from-flags.js';
 import { applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
+import { applyAlertFlags } from './alert-flags.js';
 
 export const ROLE_OPTIONS = {
   ...PIPELINE_OPTIONS,
@@ -28,6 +29,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   if (values.host) base.host = values.host;
   if (values.data) base.data = values.data;
   if (values.clickhouse) base.clickhouse = values.clickhouse;
+  applyAlertFlags(base, values);
   if (values.listen) base.listen = values.listen;
   if (values.kafka !== undefined || values.group !== undefined) {
     const bus = base.bus?.type === 'kafka' ? { ...base.bus } : { type: 'kafka' as const };

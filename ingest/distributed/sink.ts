@@ -11,6 +11,7 @@ import { LiveMetrics } from '../observe/live-metrics.js';
 import { PartitionLag } from '../observe/partition-lag.js';
 import { kafkaBusConfig } from './agent.js';
 import { kafkaLog, startKafkaBus } from './kafka-start.js';
+import { createAlerter } from '../alert/index.js';
 
 export interface Sink {
   service: SinkService;
@@ -27,10 +28,15 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
   const service = await openSinkService({ data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal });
   let bus: KafkaBus | undefined;
+  // Redelivered segments are recognised by id inside the alerter, so a replay does not alert twice.
+  const alerter = createAlerter(config.alerts, { metrics, log: (line) => log.warn(line) });
   try {
     bus = await startKafkaBus(kafka, log, abort.signal);
     await deadLetters.start();
-    await bus.consume((segment) => service.handle(segment));
+    await bus.consume((segment) => {
+      alerter.observe(segment);
+      return service.handle(segment);
+    });
   } catch (error) {
     await bus?.stop().catch(() => {});
     await deadLetters.stop().catch(() => {});
@@ -50,6 +56,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
         // Ends insert retries: the segment in hand stays uncommitted and is read again by the next member.
         abort.abort();
         await running.stop();
+        await alerter.stop();
         await deadLetters.stop();
         await lag.stop();
         await service.store.close();

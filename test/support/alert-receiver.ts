@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTjParser } from '../../parsers/tj/index.js';
-import type { Segment } from '../bus/bus.js';
+import type { Segment } from '../../ingest/bus/bus.js';
 
 export interface Received {
   path: string;
