@@ -7,6 +7,7 @@ import { type BenchResult, figureRows, formatTable } from './figures.js';
 import { run as runTjParse } from './tj-parse.js';
 import { run as runPgParse } from './pg-parse.js';
 import { run as runTjIngest } from './tj-ingest.js';
+import { run as runAlertLatency } from './alert-latency.js';
 
 interface Bench {
   name: string;
@@ -17,6 +18,7 @@ const BENCHES: Bench[] = [
   { name: 'tj-parse', run: () => runTjParse({ sizeMb: 200 }) },
   { name: 'pg-parse', run: () => runPgParse({ sizeMb: 200 }) },
   { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200 }) },
+  { name: 'alert-latency', run: () => runAlertLatency({ count: 40 }) },
 ];
 
 function machine(): Record<string, string | number> {
