@@ -34,7 +34,7 @@ test('every mistake is reported at once with its path, the value found and what 
     '  clickhouse: expected an http(s) URL, e.g. "http://127.0.0.1:8123"',
     '  sources[0].tz: "MSK+3" is not an IANA zone; expected e.g. "Europe/Moscow"',
     '  sources[1].location: is required; expected a string',
-    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg"',
+    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg", "apdex", "atop"',
     '  pipeline.segment_bytes: "big" is not valid; expected a number',
     '  (top level): unknown key "hots"',
   ].join('\n'));
@@ -43,4 +43,17 @@ test('every mistake is reported at once with its path, the value found and what 
 test('a file that is not YAML says so with its path', (t) => {
   const error = t.throws(() => loadConfigFile(join(packageRoot(), 'package-lock.json.missing')));
   t.regex(error?.message ?? '', /^cannot read config file .*package-lock\.json\.missing: ENOENT/);
+});
+
+test('an apdex source needs only its directory, and says what is wrong with the rest', (t) => {
+  t.deepEqual(parseConfig({ sources: [{ type: 'apdex', location: '/srv/1c/apdex' }] }).sources[0], {
+    type: 'apdex', location: '/srv/1c/apdex', pattern: '*.xml', tz: null, idle_finish_s: 30,
+  });
+  const error = t.throws(() => parseConfig({ sources: [{ type: 'apdex', location: '/x', tz: 'Europe/Moscow', pattern: '', glob: '*' }] }, 'p.yaml'));
+  t.is(error?.message, [
+    'p.yaml is not valid:',
+    '  sources[0].pattern: Too small: expected string to have >=1 characters',
+    '  sources[0].tz: "Europe/Moscow": only "UTC" is supported for export times so far',
+    '  sources[0]: unknown key "glob"',
+  ].join('\n'));
 });

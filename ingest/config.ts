@@ -6,6 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { TjSourceConfigSchema } from './source/tj-source-config.js';
 import { PgSourceConfigSchema } from './source/pg-source-config.js';
+import { ApdexSourceConfigSchema } from './source/apdex-source-config.js';
+import { AtopSourceConfigSchema } from './source/atop-source-config.js';
 import { KafkaBusConfigSchema } from './bus/kafka-config.js';
 import { MemoryBusConfigSchema } from './bus/memory-bus.js';
 import { ConfigError } from './errors.js';
@@ -38,7 +40,8 @@ export const ConfigSchema = z.strictObject({
   clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' }).nullable().default(null),
   /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
   listen: Listen.default('127.0.0.1:9650'),
-  sources: z.array(z.discriminatedUnion('type', [TjSourceConfigSchema, PgSourceConfigSchema])).default([]),
+  /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory). Default none. */
+  sources: z.array(z.discriminatedUnion('type', [TjSourceConfigSchema, PgSourceConfigSchema, ApdexSourceConfigSchema, AtopSourceConfigSchema])).default([]),
   /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
   bus: z.discriminatedUnion('type', [
     MemoryBusConfigSchema.extend({ type: z.literal('memory') }),

@@ -8,6 +8,8 @@ import { createFileSource, type FileSource } from './source/file-source.js';
 import type { SourceEvents } from './source/source-events.js';
 import { tjSourceParts } from './source/tj-source.js';
 import { pgSourceParts } from './source/pg-source.js';
+import { apdexSourceParts } from './source/apdex-source.js';
+import { atopSourceParts } from './source/atop-source.js';
 import { fnv1a64Hex } from './source/fingerprint.js';
 import type { Metrics } from './observe/metrics.js';
 import { sourceTelemetry } from './observe/source-telemetry.js';
@@ -37,7 +39,11 @@ export function createSources(
       checkpointDir: checkpointDirFor(config.data, s.type, s.location),
       ...(s.type === 'pg'
         ? pgSourceParts({ ...s, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)
-        : tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)),
+        : s.type === 'apdex'
+          ? apdexSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, config.host, mode)
+          : s.type === 'atop'
+            ? atopSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)
+            : tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, config.host)),
       publish,
       events: options.wrapEvents ? options.wrapEvents(events) : events,
       mode, pollIntervalMs: p.poll_interval_ms,

@@ -45,7 +45,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   await bus.start();
   // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a
   // backfill reads history and alerts on nothing.
-  const alerter: Alerter | null = mode === 'follow' ? createAlerter(config.alerts, { metrics, log: (line) => log.warn(line) }) : null;
+  const alerter: Alerter | null = mode === 'follow'
+    ? createAlerter(config.alerts, { metrics, log: (line) => log.warn(line), store: store.client })
+    : null;
   await bus.consume((segment) => {
     alerter?.observe(segment);
     return sink.write(segment);

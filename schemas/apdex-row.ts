@@ -40,7 +40,11 @@ export const KeyOperationRowSchema = z.strictObject({
   min_level: z.number().nullable(),
   /** Who set it: `export` (loaded from an export file) or `manual` (an analyst's override). */
   source: z.string(),
-  /** The highest version per name wins (ReplacingMergeTree); e.g. Unix ms of the change. */
+  /**
+   * The highest version per name wins (ReplacingMergeTree). Export rows: Unix seconds of the newest measurement
+   * start in their KeyOperation (< 2^32); manual overrides: Unix ms of the change, so they always win
+   * (ingest/sink/apdex-segment-rows.ts).
+   */
   version: z.number().int().nonnegative(),
 });
 export type KeyOperationRow = z.infer<typeof KeyOperationRowSchema>;

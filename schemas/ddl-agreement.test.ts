@@ -14,6 +14,8 @@ import { PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } fro
 import { createPgParser } from '../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
 import { ApdexRowSchema, KeyOperationRowSchema } from './apdex-row.js';
+import { AlertRowSchema } from './alert-row.js';
+import { AtopCpuRowSchema, AtopDiskRowSchema, AtopInterfaceRowSchema, AtopSystemRowSchema, AtopTopProcessRowSchema } from './atop-row.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perfpipe-ddl-'));
 let store: Store;
@@ -63,6 +65,9 @@ async function insertedColumns(table: string): Promise<Map<string, string>> {
 const TABLES = [
   ['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema], ['pg_log', PgLogRowSchema], ['pg_lock_waits', PgLockWaitRowSchema],
   ['apdex_measurements', ApdexRowSchema], ['key_operations', KeyOperationRowSchema],
+  ['atop_system', AtopSystemRowSchema], ['atop_cpu', AtopCpuRowSchema], ['atop_disks', AtopDiskRowSchema],
+  ['atop_interfaces', AtopInterfaceRowSchema], ['atop_top_processes', AtopTopProcessRowSchema],
+  ['alerts', AlertRowSchema],
 ] as const;
 for (const [table, schema] of TABLES) {
   test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {

@@ -133,7 +133,7 @@ export class AlertGroups {
 
   #notice(g: Group, status: AlertNotice['status'], now: number): AlertNotice {
     const annotations: Record<string, string> = {
-      summary: summaryOf(g),
+      summary: summaryOf(g, this.config),
       count: String(g.count),
       first_seen: g.firstSeen,
       last_seen: g.lastSeen,
@@ -151,13 +151,17 @@ export class AlertGroups {
   }
 }
 
-function summaryOf(g: Group): string {
+function summaryOf(g: Group, c: AlertConfig): string {
   const ib = g.labels.infobase || '(no infobase)';
+  const db = g.labels.database || '(unknown)';
   const space = g.labels.lock_space && g.labels.lock_space !== 'unknown' ? ` on ${g.labels.lock_space}` : '';
   switch (g.rule) {
     case 'ttimeout': return `${g.count} managed-lock timeout(s) in infobase ${ib}${space}`;
     case 'tdeadlock': return `${g.count} managed-lock deadlock(s) in infobase ${ib}${space}`;
     case 'lock_exception': return `${g.count} lock error(s) (EXCP) in infobase ${ib}`;
     case 'lock_wait_rate': return `${g.count} lock waits${space} in infobase ${ib} above the per-minute threshold`;
+    case 'pg_lock_timeout': return `${g.count} PostgreSQL lock timeout(s) (55P03) in database ${db} on ${g.labels.instance}`;
+    case 'pg_deadlock': return `${g.count} PostgreSQL deadlock(s) (40P01) in database ${db} on ${g.labels.instance}`;
+    case 'pg_lock_wait': return `${g.count} PostgreSQL lock wait(s) longer than ${c.rules.pg_lock_wait.threshold_ms} ms in database ${db} on ${g.labels.instance}`;
   }
 }

@@ -1,8 +1,11 @@
-// The lock alerter: reads every tj segment as it passes (observe), folds lock findings into alert groups,
-// and on each tick notifies the log, a webhook and Alertmanager with grouping, re-sends and retries.
+// The lock alerter: reads every tj and pg segment as it passes (observe), folds lock findings into alert
+// groups, and on each tick notifies the log, a webhook, Alertmanager, the alerts topic and the alerts table
+// with grouping, re-sends and retries.
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { Segment } from '../bus/bus.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { TjEvent } from '../../schemas/tj-event.js';
+import type { PgStreamEvent } from '../../schemas/pg-stream-event.js';
 import { describeIssues } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { type AlertNotice, AlertGroups } from './alert-groups.js';
@@ -10,6 +13,8 @@ import { alertmanagerBody, logLine, postJson, webhookBody } from './alert-channe
 import { AlertConfigSchema, type AlertConfigInput } from './config.js';
 import { DeliveryQueue, type DeliveryHooks } from './delivery-queue.js';
 import { type Finding, LockFacts } from './lock-facts.js';
+import { PgLockFacts } from './pg-lock-facts.js';
+import { clickhouseChannel, kafkaChannel, type PublishAlerts } from './alert-records.js';
 
 export interface AlerterDeps {
   metrics: Metrics;
@@ -19,10 +24,14 @@ export interface AlerterDeps {
   now?: () => number;
   /** No internal timer: the caller drives `tick()` (tests with a fake clock). Default false. */
   manual?: boolean;
+  /** The store's client: with `channels.clickhouse`, every notice becomes a row of `alerts`. Default none. */
+  store?: ClickHouseClient;
+  /** Publishes to the `<prefix>alerts` topic (KafkaBus.publishAlerts): with `channels.kafka`. Default none. */
+  publishAlerts?: PublishAlerts;
 }
 
 export interface Alerter {
-  /** Reads a segment's events. Synchronous and cheap; never throws; ignores non-tj segments. */
+  /** Reads a segment's events. Synchronous and cheap; never throws; ignores families other than tj and pg. */
   observe(segment: Segment): void;
   /** Evaluates groups, queues notices and sends what is due; resolves when this round's POSTs settled. */
   tick(): Promise<void>;
@@ -31,8 +40,8 @@ export interface Alerter {
 }
 
 const HELP = {
-  events: 'TJ events that matched an alert rule',
-  eventsDropped: 'Matching TJ events dropped because max_groups alert groups were already open',
+  events: 'TJ and PostgreSQL events that matched an alert rule',
+  eventsDropped: 'Matching events dropped because max_groups alert groups were already open',
   fired: 'Alert groups that started firing (first notification)',
   resolved: 'Alert groups resolved after resolve_after_ms without events',
   sent: 'Alert notices delivered to a channel',
@@ -53,6 +62,7 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clock = deps.now ?? Date.now;
   const facts = new LockFacts(config);
+  const pgFacts = new PgLockFacts(config, facts.dbpids, facts.index);
   const groups = new AlertGroups(config);
   const findings: Finding[] = [];
   const seen = new Set<string>();
@@ -80,6 +90,12 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
     const post = postJson('alertmanager', `${alertmanager.url.replace(/\/+$/, '')}/api/v2/alerts`, config.delivery.timeout_ms);
     am = new DeliveryQueue('alertmanager', (n, now) => post(alertmanagerBody(n, now, alertmanager.resend_ms)), config.delivery, hooks('alertmanager'));
     queues.push(am);
+  }
+  if (config.channels.kafka && deps.publishAlerts) {
+    queues.push(new DeliveryQueue('kafka', kafkaChannel(deps.publishAlerts), config.delivery, hooks('kafka')));
+  }
+  if (config.channels.clickhouse && deps.store) {
+    queues.push(new DeliveryQueue('clickhouse', clickhouseChannel(deps.store), config.delivery, hooks('clickhouse')));
   }
 
   function deliver(n: AlertNotice, now: number): void {
@@ -129,16 +145,22 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
 
   return {
     observe(segment) {
-      if (stopped || segment.family !== 'tj') return;
+      if (stopped || (segment.family !== 'tj' && segment.family !== 'pg')) return;
       // At-least-once buses redeliver a segment over exactly the same range (bus.ts): count it once.
       if (seen.has(segment.id)) return;
       seen.add(segment.id);
       if (seen.size > SEEN_SEGMENTS) seen.delete(seen.values().next().value!);
       try {
         const now = clock();
-        for (const e of segment.events) {
-          // Events from Kafka are decoded JSON: skip anything without a property list rather than the segment.
-          if (Array.isArray((e as TjEvent | undefined)?.properties)) facts.read(segment.host, e as TjEvent, findings);
+        if (segment.family === 'pg') {
+          // Events from Kafka are decoded JSON: keep only entries shaped like the episode stream's.
+          const events = segment.events.filter((e) => typeof (e as PgStreamEvent | undefined)?.kind === 'string') as PgStreamEvent[];
+          pgFacts.read(segment.host, events, findings);
+        } else {
+          for (const e of segment.events) {
+            // Events from Kafka are decoded JSON: skip anything without a property list rather than the segment.
+            if (Array.isArray((e as TjEvent | undefined)?.properties)) facts.read(segment.host, e as TjEvent, findings);
+          }
         }
         if (findings.length === 0) return;
         // Counted per segment, not per event: a metrics call stringifies its labels.

@@ -27,6 +27,15 @@ export const AlertRulesSchema = z.strictObject({
     /** Fire when a lock space sees more than this many waits in one minute of event time. Default 100. */
     per_minute: z.number().int().positive().default(100),
   }).prefault({}),
+  /** PostgreSQL `canceling statement due to lock timeout` (SQLSTATE 55P03, alerting.md §3.2). */
+  pg_lock_timeout: RuleSchema.prefault({}),
+  /** PostgreSQL `deadlock detected` (40P01): one transaction of the cycle was rolled back. */
+  pg_deadlock: RuleSchema.extend({ severity: z.string().min(1).default('critical') }).prefault({}),
+  /** A PostgreSQL lock wait (log_lock_waits) that lasted longer than `threshold_ms`, however it ended. */
+  pg_lock_wait: RuleSchema.extend({
+    /** Fire for a wait at least this long, ms (`still waiting … after N ms`, `acquired … after N ms`). Default 5000. */
+    threshold_ms: Ms.min(1).default(5000),
+  }).prefault({}),
 });
 
 export const AlertChannelsSchema = z.strictObject({
@@ -40,6 +49,10 @@ export const AlertChannelsSchema = z.strictObject({
     /** Re-send firing alerts this often, ms; must stay under Alertmanager's resolve_timeout (5 m). Default 60000. */
     resend_ms: Ms.min(1000).default(60_000),
   }).nullable().default(null),
+  /** Insert every notification into the `alerts` table of the pipeline's store (`run`, `sink`). Default true. */
+  clickhouse: z.boolean().default(true),
+  /** Publish every notification to the `<topic_prefix>alerts` topic when the bus is Kafka. Default true. */
+  kafka: z.boolean().default(true),
 });
 
 export const AlertDeliverySchema = z.strictObject({
@@ -74,7 +87,10 @@ export const AlertConfigSchema = z.strictObject({
   max_groups: z.number().int().positive().default(1000),
   /** Example events carried per notification (the latest ones). Default 5. */
   max_examples: z.number().int().positive().default(5),
-  /** Connections remembered for naming culprits: latest event per (host, infobase, connectID), LRU. Default 100000. */
+  /**
+   * Connections remembered for naming culprits: latest event per (host, infobase, connectID), LRU; as many
+   * PostgreSQL backends by TJ `dbpid` (to name the 1C side of a PostgreSQL lock). Default 100000.
+   */
   index_max_entries: z.number().int().positive().default(100_000),
   /** How often the alerter's timer evaluates groups and retries, ms. Default 250 (bounds the alert latency with group_wait_ms). */
   tick_ms: Ms.min(10).default(250),

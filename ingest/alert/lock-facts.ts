@@ -1,18 +1,22 @@
 // Turns one TJ event into alert findings (tj-format.md §5: TTIMEOUT, TDEADLOCK, TLOCK waits; §6: lock
-// EXCP) and feeds the connection index. Runs for every event of every tj segment, so it reads each
+// EXCP) and feeds the connection index and the dbpid index (for PostgreSQL alerts). Runs for every event of every tj segment, so it reads each
 // property list once and does nothing else for events no rule cares about.
 import type { TjEvent } from '../../schemas/tj-event.js';
 import type { AlertConfig } from './config.js';
 import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
+import { DbpidIndex } from './dbpid-index.js';
 import { formatEdge, parseDeadlockEdges } from './deadlock-edges.js';
 
-export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate';
+export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait';
 
 export const ALERT_NAMES: Record<RuleName, string> = {
   ttimeout: 'OneCLockTimeout',
   tdeadlock: 'OneCDeadlock',
   lock_exception: 'OneCLockException',
   lock_wait_rate: 'OneCLockWaitRate',
+  pg_lock_timeout: 'PostgresLockTimeout',
+  pg_deadlock: 'PostgresDeadlock',
+  pg_lock_wait: 'PostgresLockWait',
 };
 
 /** One event's worth of evidence for an alert group; `labels` are its identity (alerting.md §5). */
@@ -29,7 +33,7 @@ export interface Finding {
 
 interface Picked {
   infobase?: string; connect?: string; user?: string; context?: string; waits?: string; regions?: string;
-  exception?: string; descr?: string; edges?: string;
+  exception?: string; descr?: string; edges?: string; dbpid?: string; session?: string;
 }
 
 /** The properties the rules read, in one pass over the flat list. */
@@ -47,6 +51,8 @@ function pick(props: string[]): Picked {
       case 'Exception': p.exception ??= v; break;
       case 'Descr': p.descr ??= v; break;
       case 'DeadlockConnectionIntersections': p.edges ??= v; break;
+      case 'dbpid': p.dbpid ??= v; break;
+      case 'SessionID': p.session ??= v; break;
     }
   }
   return p;
@@ -82,11 +88,13 @@ export function describeConnection(id: string, f: ConnectionFacts | undefined): 
 /** Reads events into findings; holds the connection index and the per-minute TLOCK wait counts. */
 export class LockFacts {
   readonly index: ConnectionIndex;
+  readonly dbpids: DbpidIndex;
   readonly #buckets = new Map<string, { minute: string; count: number }>();
   readonly #patterns: string[];
 
   constructor(private readonly config: AlertConfig) {
     this.index = new ConnectionIndex(config.index_max_entries);
+    this.dbpids = new DbpidIndex(config.index_max_entries);
     this.#patterns = config.rules.lock_exception.patterns.map((s) => s.toLowerCase());
   }
 
@@ -110,6 +118,11 @@ export class LockFacts {
     if (key !== undefined) {
       const isLock = name === 'TLOCK';
       this.index.update(key, p.user, context, name, e.ts, isLock ? p.regions : undefined, isLock ? e.duration_us : undefined);
+    }
+    if (p.dbpid !== undefined && p.dbpid !== '' && p.dbpid !== '0') {
+      this.dbpids.update(p.dbpid.trim(), {
+        host, infobase: p.infobase, connect_id: p.connect, session_id: p.session, user: p.user, context, event: name, ts: e.ts,
+      });
     }
   }
 

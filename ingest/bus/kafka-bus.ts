@@ -20,6 +20,11 @@ export interface KafkaBusContext {
 
 export interface KafkaBus extends Bus {
   readonly config: KafkaBusConfig;
+  /**
+   * Sends records to the `<prefix>alerts` topic through the bus's idempotent producer (acks=all); resolves
+   * once acked. Throws a permanent BusError when the bus is not running. Used by the lock alerter.
+   */
+  publishAlerts(records: { key: string; value: string }[]): Promise<void>;
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -82,6 +87,13 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
         permanent: false, context: { topic, segment: segment.id }, cause: error,
       });
     }
+  }
+
+  async function publishAlerts(records: { key: string; value: string }[]): Promise<void> {
+    if (state !== 'running' || !queue) throw new BusError(`kafka bus: alerts published while the bus is ${state}`, { permanent: true });
+    if (records.length === 0) return;
+    const bytes = records.reduce((sum, r) => sum + r.key.length + r.value.length, 0);
+    await queue.submit({ topic: topics.alerts, messages: records, bytes });
   }
 
   async function deadLetter(rejected: Rejected[], source: { topic: string; partition: number }): Promise<void> {
@@ -168,6 +180,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
       return starting;
     },
     publish,
+    publishAlerts,
     consume,
     stop() {
       if (state === 'new') state = 'stopped';

@@ -2,14 +2,16 @@
 import { ConfigError } from '../errors.js';
 import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
 import { parseFlags, STORE_OPTIONS } from './args.js';
-import { applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
+import { apdexSourcesFromFlags, applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
 import { ALERT_OPTIONS, applyAlertFlags } from './alert-flags.js';
+import { ATOP_OPTIONS, atopSourcesFromFlags } from './atop-flags.js';
 
 export const PIPELINE_OPTIONS = {
   ...STORE_OPTIONS,
   config: { type: 'string', short: 'c' },
   tj: { type: 'string', multiple: true },
   ...PG_OPTIONS,
+  ...ATOP_OPTIONS,
   tz: { type: 'string' },
   hour: { type: 'string' },
   host: { type: 'string' },
@@ -32,9 +34,11 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
     sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });
   }
   sources.push(...pgSourcesFromFlags(values));
+  sources.push(...apdexSourcesFromFlags(values));
   applyTimeFlags(sources, values.tz, values.hour);
+  sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');
-  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR or a config file with sources\nusage: ${usage}`);
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH or a config file with sources\nusage: ${usage}`);
   return { config, help: false };
 }

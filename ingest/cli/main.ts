@@ -9,16 +9,20 @@ import { sqlCommand } from './commands/sql.js';
 import { demoCommand } from './commands/demo.js';
 import { agentCommand } from './commands/agent.js';
 import { sinkCommand } from './commands/sink.js';
+import { reportCommand } from './commands/report.js';
 
-const HELP = `perfpipe — 1C technological journal, PostgreSQL and atop logs into ClickHouse
+const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL and atop logs into ClickHouse
 
   perfpipe demo                      simulate a short load test live, ingest it, print the reports
   perfpipe parse tj FILE…            events as NDJSON on stdout
   perfpipe parse pg FILE…            PostgreSQL log entries (and the lock waits they close) as NDJSON
   perfpipe ingest --tj DIR           backfill a TJ location into the store
   perfpipe ingest --pg DIR           backfill a PostgreSQL log directory (--pg-prefix, --pg-format)
+  perfpipe ingest --apdex DIR        backfill a 1C performance-evaluation (APDEX) export directory
   perfpipe run --config FILE         tail and store continuously (daemon)
   perfpipe sql "SELECT …"            ad-hoc SQL on the store
+  perfpipe report apdex|locks        APDEX per key operation; lock timeouts, deadlocks, waits
+                                     (--from TIME --to TIME, --format table|json|csv)
   perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)
   perfpipe sink --kafka BROKERS      Kafka consumer group → ClickHouse (distributed shape)
 
@@ -34,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'ingest': return await ingestCommand(rest, log);
       case 'run': return await runCommand(rest, log);
       case 'sql': return await sqlCommand(rest);
+      case 'report': return await reportCommand(rest);
       case 'demo': return await demoCommand(rest, createLogger(process.env.PERFPIPE_LOG_LEVEL ?? 'warn'));
       case 'agent': return await agentCommand(rest, log);
       case 'sink': return await sinkCommand(rest, log);

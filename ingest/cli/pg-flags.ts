@@ -1,5 +1,5 @@
 // `--pg DIR --pg-prefix '…' --pg-format stderr|csvlog|jsonlog [--pg-filename PATTERN]`: PostgreSQL log sources from
-// flags, shared by `ingest`, `run` and `agent`. Values are checked by the source's zod schema (ingest/config.ts).
+// flags, and `--apdex DIR` export directories, shared by `ingest`, `run` and `agent`. Values are checked by the source's zod schema (ingest/config.ts).
 import type { ConfigInput } from '../config.js';
 
 export const PG_OPTIONS = {
@@ -7,6 +7,7 @@ export const PG_OPTIONS = {
   'pg-prefix': { type: 'string' },
   'pg-format': { type: 'string' },
   'pg-filename': { type: 'string' },
+  apdex: { type: 'string', multiple: true },
 } as const;
 
 type SourceInput = NonNullable<ConfigInput['sources']>[number];
@@ -29,10 +30,18 @@ export function pgSourcesFromFlags(values: PgFlagValues): SourceInput[] {
   }));
 }
 
-/** `--tz` applies to every source, `--hour` only to TJ sources (PostgreSQL lines carry their date). */
+/** One `type: apdex` source per `--apdex DIR` (the SSL performance-evaluation export directory), defaults from its schema. */
+export function apdexSourcesFromFlags(values: { apdex?: string[] }): SourceInput[] {
+  return (values.apdex ?? []).map((location) => ({ type: 'apdex' as const, location }));
+}
+
+/**
+ * `--tz` applies to TJ and PostgreSQL sources, not to APDEX exports (their times are UTC by name); `--hour` only to
+ * TJ sources (PostgreSQL lines carry their date).
+ */
 export function applyTimeFlags(sources: SourceInput[], tz: string | undefined, hour: string | undefined): void {
   for (const s of sources) {
-    if (tz) s.tz = tz;
+    if (tz && (s.type === 'tj' || s.type === 'pg')) s.tz = tz;
     if (hour && s.type === 'tj') s.hour = hour;
   }
 }

@@ -6,7 +6,7 @@ import { ConfigError } from '../errors.js';
 import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
 import { parseFlags } from './args.js';
 import { PIPELINE_OPTIONS } from './config-from-flags.js';
-import { applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
+import { apdexSourcesFromFlags, applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
 import { applyAlertFlags } from './alert-flags.js';
 
 export const ROLE_OPTIONS = {
@@ -40,6 +40,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   const sources = [...(base.sources ?? [])];
   for (const location of values.tj ?? []) sources.push({ type: 'tj', location });
   sources.push(...pgSourcesFromFlags(values));
+  sources.push(...apdexSourcesFromFlags(values));
   applyTimeFlags(sources, values.tz, values.hour);
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');

@@ -29,7 +29,15 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   const service = await openSinkService({ data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal });
   let bus: KafkaBus | undefined;
   // Redelivered segments are recognised by id inside the alerter, so a replay does not alert twice.
-  const alerter = createAlerter(config.alerts, { metrics, log: (line) => log.warn(line) });
+  // Notices go to the alerts table through the sink's store, and to `<prefix>alerts` through the bus's producer
+  // (bound late: the bus starts after the alerter; a notice due before that waits in its queue and retries).
+  const alerter = createAlerter(config.alerts, {
+    metrics, log: (line) => log.warn(line), store: service.store.client,
+    publishAlerts: (records) => {
+      if (!bus) return Promise.reject(new Error('kafka bus not started yet'));
+      return bus.publishAlerts(records);
+    },
+  });
   try {
     bus = await startKafkaBus(kafka, log, abort.signal);
     await deadLetters.start();
@@ -38,6 +46,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
       return service.handle(segment);
     });
   } catch (error) {
+    await alerter.stop().catch(() => {});
     await bus?.stop().catch(() => {});
     await deadLetters.stop().catch(() => {});
     await service.store.close();
@@ -55,8 +64,10 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
       stopped ??= (async () => {
         // Ends insert retries: the segment in hand stays uncommitted and is read again by the next member.
         abort.abort();
-        await running.stop();
+        // The alerter's last notices need the producer: it stops first (segments consumed meanwhile are stored,
+        // not alerted on — a window of one flush).
         await alerter.stop();
+        await running.stop();
         await deadLetters.stop();
         await lag.stop();
         await service.store.close();

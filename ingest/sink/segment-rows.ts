@@ -3,6 +3,8 @@ import type { Segment } from '../bus/bus.js';
 import type { TjEvent } from '../../schemas/tj-event.js';
 import { tjEventToRow } from '../../schemas/tj-row.js';
 import { pgSegmentRows } from './pg-segment-rows.js';
+import { apdexSegmentRows } from './apdex-segment-rows.js';
+import { atopSegmentRows } from './atop-segment-rows.js';
 
 export function rowsForSegment(segment: Segment): Map<string, unknown[]> {
   const tables = new Map<string, unknown[]>();
@@ -12,6 +14,12 @@ export function rowsForSegment(segment: Segment): Map<string, unknown[]> {
       break;
     case 'pg':
       pgSegmentRows(segment, tables);
+      break;
+    case 'apdex':
+      apdexSegmentRows(segment, tables);
+      break;
+    case 'atop':
+      atopSegmentRows(segment, tables);
       break;
     default:
       throw new Error(`perfpipe: no ClickHouse tables for the ${segment.family} family yet`);

@@ -5,10 +5,12 @@ import type { z } from 'zod';
 import type { Family, Segment } from '../bus/bus.js';
 import { TjEventSchema } from '../../schemas/tj-event.js';
 import { PgStreamEventSchema } from '../../schemas/pg-stream-event.js';
+import { ApdexRecordSchema } from '../../schemas/apdex-measurement.js';
+import { AtopRecordSchema } from '../../schemas/atop-record.js';
 import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
 
 /** Families with ClickHouse tables (ingest/sink/segment-rows.ts); the others cannot be stored yet. */
-const SCHEMAS: Partial<Record<Family, z.ZodType>> = { tj: TjEventSchema, pg: PgStreamEventSchema };
+const SCHEMAS: Partial<Record<Family, z.ZodType>> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema };
 
 export interface InvalidEvent {
   index: number;

@@ -8,6 +8,7 @@ import type { IncrementalParser } from '../../parsers/parser.js';
 import type { Family, Segment } from '../bus/bus.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { identifyFile, type FileIdentity } from './fingerprint.js';
+import type { FileHandle } from 'node:fs/promises';
 import { FileTail } from './file-tail.js';
 import type { SourceEvents } from './source-events.js';
 
@@ -23,6 +24,11 @@ export interface FileSourceOptions {
   /** Directories chokidar watches for wake-up hints. */
   watchRoots: string[];
   createParser(path: string, identity: FileIdentity, offset: number): IncrementalParser<unknown>;
+  /**
+   * How a file is identified; default the first-line fingerprint (fingerprint.ts). `whole` says the file is
+   * finished. Null: not readable yet, asked again on the next scan. The APDEX source hashes whole exports.
+   */
+  identify?(path: string, handle: FileHandle, dev: number, ino: number, whole: boolean): Promise<FileIdentity | null>;
   /**
    * Follow mode only: whether a file that has not grown for `idleMs` will never grow again (a TJ
    * hour file once a newer hour file exists). Such files are finished and closed.
@@ -78,7 +84,8 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       if (existing.path !== path) { o.events.fileRotated(existing.path, path, existing.fileKey); existing.path = path; }
       return;
     }
-    const identity = await identifyFile(handle, st.dev, st.ino, o.mode === 'backfill' || o.isSuperseded(path, known, Date.now() - st.mtimeMs));
+    const whole = o.mode === 'backfill' || o.isSuperseded(path, known, Date.now() - st.mtimeMs);
+    const identity = o.identify ? await o.identify(path, handle, st.dev, st.ino, whole) : await identifyFile(handle, st.dev, st.ino, whole);
     if (!identity) { await handle.close(); return; }
     const tail = new FileTail({
       host: o.host, source: o.source, family: o.family, path, handle,

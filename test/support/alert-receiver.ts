@@ -1,8 +1,10 @@
 // Test fixtures for test/alert-*.test.ts: a real HTTP receiver on 127.0.0.1 that can go down and come
-// back on the same port, and tj segments made by the real TJ parser from journal text.
+// back on the same port, and tj/pg segments made by the real parsers from journal and server-log text.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTjParser } from '../../parsers/tj/index.js';
+import { createPgParser } from '../../parsers/pg/index.js';
+import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
 import type { Segment } from '../../ingest/bus/bus.js';
 
 export interface Received {
@@ -67,4 +69,23 @@ export function tjSegment(text: string, host = 'srv1'): Segment {
   if (errors.length > 0) throw new Error(`fixture does not parse: ${errors.map((e) => e.reason).join('; ')}`);
   fileEnd = start + bytes.length;
   return { id: `${host}|k1|${start}-${fileEnd}`, family: 'tj', host, source: 'tj', file, file_key: 'k1', start, end: fileEnd, events: [...a.events, ...b.events], errors };
+}
+
+let pgEnd = 0;
+
+/**
+ * A pg segment of `text` (stderr lines with log_line_prefix `%m [%p] %a %u@%d `) as the pg source publishes it:
+ * PgEvents with the lock episodes each entry closed.
+ */
+export function pgSegment(text: string, host = 'db1'): Segment {
+  const file = '/pg/postgresql-2026-11-30.log';
+  const start = pgEnd;
+  const stream = createPgEpisodeStream(createPgParser({ host, source: 'pg', file, file_key: 'p1', offset: start, format: 'stderr', prefix: '%m [%p] %a %u@%d ' }));
+  const bytes = Buffer.from(text.endsWith('\n') ? text : `${text}\n`);
+  const a = stream.push(bytes);
+  const b = stream.finish();
+  const errors = [...a.errors, ...b.errors];
+  if (errors.length > 0) throw new Error(`fixture does not parse: ${errors.map((e) => e.reason).join('; ')}`);
+  pgEnd = start + bytes.length;
+  return { id: `${host}|p1|${start}-${pgEnd}`, family: 'pg', host, source: 'pg', file, file_key: 'p1', start, end: pgEnd, events: [...a.events, ...b.events], errors };
 }

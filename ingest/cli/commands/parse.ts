@@ -11,17 +11,19 @@ import { ConfigError } from '../../errors.js';
 import { parseFlags } from '../args.js';
 import { LineWriter } from '../output.js';
 import { PARSE_PG_USAGE, parsePgCommand } from './parse-pg.js';
+import { PARSE_ATOP_USAGE, parseAtopCommand } from './parse-atop.js';
 
 const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
 
 export async function parseCommand(argv: string[]): Promise<number> {
   if (argv.find((a) => !a.startsWith('-')) === 'pg') return parsePgCommand(argv);
+  if (argv.find((a) => !a.startsWith('-')) === 'atop') return parseAtopCommand(argv);
   const { values, positionals } = parseFlags(argv, {
     tz: { type: 'string' }, hour: { type: 'string' }, host: { type: 'string' },
   }, USAGE);
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [format, ...files] = positionals;
-  if (format !== 'tj') throw new ConfigError(`parse: unknown format ${JSON.stringify(format ?? '')}; expected "tj" or "pg"\nusage: ${USAGE}\n       ${PARSE_PG_USAGE}`);
+  if (format !== 'tj') throw new ConfigError(`parse: unknown format ${JSON.stringify(format ?? '')}; expected "tj", "pg" or "atop"\nusage: ${USAGE}\n       ${PARSE_PG_USAGE}\n       ${PARSE_ATOP_USAGE}`);
   if (files.length === 0) throw new ConfigError(`parse tj: no FILE given\nusage: ${USAGE}`);
   const tz = values.tz ?? systemTimeZone();
   if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);

@@ -1,0 +1,61 @@
+// `perfpipe report <name>`: a named report over the store, as JSON for scripts or a table/CSV for people.
+// Each report is one SQL file in queries/reports/ plus the shaping of its rows; times are ISO-8601 or Unix s.
+import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
+import { ConfigError } from '../../errors.js';
+import { parseFlags, STORE_OPTIONS } from '../args.js';
+import { reportWindow, windowParams } from '../report-window.js';
+import { openReportRows, type ReportParams, type StoreTarget } from '../report-rows.js';
+import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
+import { locksReport, locksText } from '../locks-report-output.js';
+
+const USAGE = 'perfpipe report (apdex | locks) [--data DIR | --clickhouse URL] [--from TIME --to TIME] [--format table|json|csv]';
+const FORMATS = ['table', 'json', 'csv'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface Report {
+  /** Renders the report; `rows` fetches one queries/reports/<name>.sql with the window's parameters. */
+  render(rows: (name: string, extra?: ReportParams) => Promise<Record<string, unknown>[]>, format: Format): Promise<string>;
+}
+
+const REPORTS: Record<string, Report> = {
+  apdex: {
+    async render(rows, format) {
+      const r = await rows('apdex');
+      return format === 'json' ? `${JSON.stringify(apdexReport(r))}\n` : format === 'csv' ? apdexCsv(r) : apdexTable(r);
+    },
+  },
+  locks: {
+    async render(rows, format) {
+      // The victim and wait queries cap their rows; the cap is far above a load test's lock events.
+      const limit = { limit: 100_000 };
+      const report = locksReport(
+        await rows('tj-lock-victims', limit), await rows('tj-lock-deadlocks', limit),
+        await rows('tj-lock-wait-events', limit), await rows('tj-lock-waits', { limit: 20 }),
+      );
+      return format === 'json' ? `${JSON.stringify(report)}\n` : locksText(report, format);
+    },
+  },
+};
+
+export async function reportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...STORE_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', short: 'f' },
+  }, USAGE);
+  if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new ConfigError(`report: no report named\nusage: ${USAGE}`);
+  const report = REPORTS[name];
+  if (report === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${Object.keys(REPORTS).join(', ')}`);
+  if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
+  const format = (values.format ?? 'table') as Format;
+  if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
+  const window = windowParams(reportWindow(values.from, values.to));
+  const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
+  const source = await openReportRows(target);
+  try {
+    process.stdout.write(await report.render((sql, more = {}) => source.rows(sql, { ...window, ...more }), format));
+  } finally {
+    await source.close();
+  }
+  return 0;
+}

@@ -1,0 +1,55 @@
+// Rows of a named report (queries/reports/<name>.sql) for `perfpipe report`: from the store directly, or — while
+// a `perfpipe run` holds the embedded data directory — through the daemon's /sql port, like `perfpipe sql`.
+import { openStore } from '../store/clickhouse.js';
+import { migrate } from '../store/migrations.js';
+import { reportRows, reportSql } from '../store/reports.js';
+import { readDaemonFile } from '../http/daemon-file.js';
+import { ConfigError } from '../errors.js';
+
+export interface StoreTarget { data: string; clickhouse?: string }
+/** Numbers, or numeric texts such as `0.000` (see report-window.ts for why times travel as text). */
+export type ReportParams = Record<string, number | string>;
+
+export interface ReportRows {
+  rows(name: string, params: ReportParams): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/** Opened once per command: the embedded engine binds one data directory per process. */
+export async function openReportRows(target: StoreTarget): Promise<ReportRows> {
+  const daemon = target.clickhouse ? null : readDaemonFile(target.data);
+  if (daemon) return { rows: (name, params) => viaDaemon(daemon, inlineParams(reportSql(name), params)), close: async () => {} };
+  const store = await openStore(target.clickhouse ? { clickhouse: target.clickhouse } : { data: target.data });
+  try {
+    // A fresh embedded directory has no tables yet: an empty report, not an error.
+    if (!target.clickhouse) await migrate(store.client);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return {
+    rows: (name, params) => reportRows<Record<string, unknown>>(store.client, name, params),
+    close: () => store.close(),
+  };
+}
+
+/** /sql takes no parameters: each `{name:Type}` becomes a typed literal (only numbers are passed here). */
+export function inlineParams(sql: string, params: ReportParams): string {
+  return sql.replace(/\{(\w+):([^}]+)\}/g, (_whole, key: string, type: string) => {
+    const v = params[key];
+    if (v === undefined || !Number.isFinite(Number(v))) throw new ConfigError(`report parameter ${key} is not a number: ${String(v)}`);
+    return `CAST(${v} AS ${type})`;
+  });
+}
+
+async function viaDaemon(daemon: { pid: number; url: string; token: string }, query: string): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${daemon.url}/sql?format=json`, { method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` } });
+    const text = await res.text();
+    // 503: the daemon is still opening its store; wait rather than race it for the directory's lock.
+    if (res.status === 503 && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 200)); continue; }
+    if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
+    return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+}

@@ -1,0 +1,41 @@
+// An `apdex` segment's rows: every measurement to apdex_measurements, and the key-operation settings the export
+// carries to key_operations, so both inserts are a function of the segment alone (same dedup tokens on replay).
+//
+// Version rule for key_operations (ReplacingMergeTree keeps the highest version per name): a row from an export
+// gets the Unix **seconds** of the newest measurement start in its KeyOperation element (0 when it has none),
+// so a later export wins over an earlier one, as apdex_minute's own argMax by start time does. Such a version
+// stays below 2^32 until 2106. A manual override is written with the Unix **milliseconds** of the change, which
+// exceeds 2^32 for any change after 1970-02-19, so an export row never beats it. An override with a small
+// hand-picked version (tests use 2, 3…) is beaten by any export — use milliseconds.
+import type { Segment } from '../bus/bus.js';
+import type { ApdexKeyOperation, ApdexRecord } from '../../schemas/apdex-measurement.js';
+import { apdexMeasurementToRow, keyOperationToRow } from '../../schemas/apdex-row.js';
+
+/** The largest version an export row can carry: manual overrides start above it. */
+export const MAX_EXPORT_VERSION = 2 ** 32 - 1;
+
+export function apdexSegmentRows(segment: Segment, tables: Map<string, unknown[]>): void {
+  const measurements: unknown[] = [];
+  const settings: unknown[] = [];
+  // The parser emits a KeyOperation's settings record and then its measurements (parsers/apdex/README.md);
+  // the latest start among the measurements that follow it, up to the next settings record, dates it.
+  let open: { k: ApdexKeyOperation; latestMs: number } | null = null;
+  const close = (): void => {
+    if (open === null) return;
+    const version = Math.min(MAX_EXPORT_VERSION, Math.max(0, Math.floor(open.latestMs / 1000)));
+    settings.push(keyOperationToRow(open.k, version));
+    open = null;
+  };
+  for (const r of segment.events as ApdexRecord[]) {
+    if (r.kind === 'key_operation') {
+      close();
+      open = { k: r, latestMs: 0 };
+      continue;
+    }
+    measurements.push(apdexMeasurementToRow(r));
+    if (open !== null && r.operation === open.k.operation) open.latestMs = Math.max(open.latestMs, Date.parse(r.ts_start));
+  }
+  close();
+  tables.set('apdex_measurements', measurements);
+  tables.set('key_operations', settings);
+}

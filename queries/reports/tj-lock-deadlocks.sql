@@ -1,0 +1,7 @@
+-- Deadlocks (TDEADLOCK, tj-format.md §5.3): the victim connection and the raw DeadlockConnectionIntersections,
+-- split into wait-for edges by the caller (ingest/alert/deadlock-edges.ts knows quoted commas).
+SELECT ts, infobase, connect_id, user, context_first AS context, deadlock_intersections
+FROM tj_events
+WHERE event = 'TDEADLOCK' AND ts >= {from:DateTime64(6)} AND ts < {to:DateTime64(6)}
+ORDER BY ts, connect_id
+LIMIT {limit:UInt32}

@@ -1,0 +1,54 @@
+// `perfpipe report locks --format json` as a user runs it: a small TJ hour file with one managed-lock wait, the
+// lock timeout it ends in and a two-connection deadlock (tj-format.md §5) → the victims, culprits and edges.
+import test from 'ava';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './support/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'perfpipe-lockscli-'));
+test.after.always(() => rmSync(work, { recursive: true, force: true }));
+
+const WRITE = 'Форма.Записать : Справочник.Номенклатура.ФормаОбъекта';
+const PRICES = 'ОбщийМодуль.Цены.Модуль : 7 : Записать()';
+// Connection 18 holds the item; 19 waits 1.5 s for it and times out; 17 and 18 then deadlock on two items.
+const TJ = [
+  "45:30.000000-3,TLOCK,6,p:processName=test,t:connectID=18,Usr=Сидоров,Regions=Reference10.REFLOCK,Locks='Reference10.REFLOCK Exclusive ID=10:95aa',WaitConnections=,Context='",
+  `${PRICES}'`,
+  `45:31.500000-1500000,TLOCK,6,p:processName=test,t:connectID=19,Usr=Петров,Regions=Reference10.REFLOCK,Locks='Reference10.REFLOCK Exclusive ID=10:95aa',WaitConnections=18,Context='${WRITE}'`,
+  `45:32.000000-0,TTIMEOUT,5,p:processName=test,t:connectID=19,Usr=Петров,WaitConnections=18,Context='${WRITE}'`,
+  "45:36.115007-0,TDEADLOCK,6,p:processName=test,t:connectID=17,Usr=DefUser,DeadlockConnectionIntersections='17 18 Reference10.REFLOCK Exclusive ID=10:9d31,18 17 Reference10.REFLOCK Exclusive ID=10:95aa',Context='Форма.Записать'",
+  '',
+].join('\n');
+
+test('report locks names the timeout victim and its culprit, the deadlock edges and the lock space waited on', async (t) => {
+  const tj = join(work, 'tj', 'rphost_123');
+  mkdirSync(tj, { recursive: true });
+  writeFileSync(join(tj, '26113014.log'), `\uFEFF${TJ}`);
+  const data = join(work, 'data');
+  const ingest = await runCli(['ingest', '--tj', join(work, 'tj'), '--tz', 'UTC', '--data', data]);
+  t.regex(ingest.stdout, /^ingested 4 events and 0 ingest errors/, ingest.stderr);
+  const r = await runCli(['report', 'locks', '--format', 'json', '--data', data, '--from', '2026-11-30T14:00:00Z', '--to', '2026-11-30T15:00:00Z']);
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(JSON.parse(r.stdout), {
+    waits: [{
+      ts: '2026-11-30T14:45:31.500000Z', infobase: 'test', connect_id: 19, user: 'Петров', context: WRITE,
+      regions: ['Reference10.REFLOCK'], wait_ms: 1500, culprit_connect_ids: [18],
+    }],
+    timeouts: [{
+      ts: '2026-11-30T14:45:32.000000Z', infobase: 'test', victim_connect_id: 19, victim_user: 'Петров', victim_context: WRITE,
+      culprit_connect_ids: [18], culprits: [{ connect_id: 18, user: 'Сидоров', context: PRICES }],
+    }],
+    deadlocks: [{
+      ts: '2026-11-30T14:45:36.115007Z', infobase: 'test', victim_connect_id: 17, victim_user: 'DefUser', victim_context: 'Форма.Записать',
+      edges: [
+        { waiter: 17, holder: 18, region: 'Reference10.REFLOCK', mode: 'Exclusive', lock: 'ID=10:9d31' },
+        { waiter: 18, holder: 17, region: 'Reference10.REFLOCK', mode: 'Exclusive', lock: 'ID=10:95aa' },
+      ],
+    }],
+    top_regions: [{ infobase: 'test', region: 'Reference10.REFLOCK', waits: 1, total_wait_ms: 1500, max_wait_ms: 1500, waiting_connections: 1 }],
+  });
+  // A window that ends before the events holds none of them.
+  const before = await runCli(['report', 'locks', '--format', 'json', '--data', data, '--to', '2026-11-30T14:45:00Z']);
+  t.is(before.stdout, '{"waits":[],"timeouts":[],"deadlocks":[],"top_regions":[]}\n');
+});
