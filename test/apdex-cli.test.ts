@@ -55,6 +55,17 @@ test.serial('ingest --apdex stores the export once and report apdex gives the ha
   t.is(inWindow.stdout, `${IN_WINDOW}\n`);
   const all = await report();
   t.is(all.stdout, `${ALL}\n`);
+  // A named run over the same window gives the same report; an open run ends now.
+  t.is((await runCli(['runs', 'start', 'baseline', '--at', '2026-11-30T10:00:00Z', '--data', data])).code, 0);
+  t.is((await runCli(['runs', 'stop', '--at', '2026-11-30T10:10:00Z', '--data', data])).stdout, 'run baseline stopped at 2026-11-30T10:10:00.000Z\n');
+  t.is((await report('--run', 'baseline')).stdout, `${IN_WINDOW}\n`);
+  t.is((await runCli(['runs', 'start', 'everything', '--at', '2000-01-01T00:00:00Z', '--data', data])).code, 0);
+  t.is((await report('--run', 'everything')).stdout, `${ALL}\n`);
+  const listed = JSON.parse((await runCli(['runs', 'list', '--format', 'json', '--data', data])).stdout) as Array<{ name: string; stopped_at: string | null }>;
+  t.deepEqual(listed.map((r) => [r.name, r.stopped_at]), [['everything', null], ['baseline', '2026-11-30 10:10:00.000']]);
+  const missing = await report('--run', 'nope');
+  t.is(missing.code, 2);
+  t.is(missing.stderr, 'perfpipe: --run: there is no run named "nope"; see perfpipe runs list\n');
 
   const again = await runCli(['ingest', '--apdex', dir, '--data', data]);
   t.regex(again.stdout, /^ingested 0 events and 0 ingest errors/);

@@ -7,6 +7,7 @@ import { ingestCommand } from './commands/ingest.js';
 import { runCommand } from './commands/run.js';
 import { sqlCommand } from './commands/sql.js';
 import { demoCommand } from './commands/demo.js';
+import { runsCommand } from './commands/runs.js';
 import { agentCommand } from './commands/agent.js';
 import { sinkCommand } from './commands/sink.js';
 import { reportCommand } from './commands/report.js';
@@ -21,6 +22,7 @@ const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL a
   perfpipe ingest --apdex DIR        backfill a 1C performance-evaluation (APDEX) export directory
   perfpipe run --config FILE         tail and store continuously (daemon)
   perfpipe sql "SELECT …"            ad-hoc SQL on the store
+  perfpipe runs start NAME | stop | list   named load-test runs; reports take --run NAME
   perfpipe report apdex|locks        APDEX per key operation; lock timeouts, deadlocks, waits
                                      (--from TIME --to TIME, --format table|json|csv)
   perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)
@@ -38,6 +40,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'ingest': return await ingestCommand(rest, log);
       case 'run': return await runCommand(rest, log);
       case 'sql': return await sqlCommand(rest);
+      case 'runs': return await runsCommand(rest);
       case 'report': return await reportCommand(rest);
       case 'demo': return await demoCommand(rest, createLogger(process.env.PERFPIPE_LOG_LEVEL ?? 'warn'));
       case 'agent': return await agentCommand(rest, log);

@@ -65,7 +65,9 @@ export async function startHttpServer(o: HttpServerOptions): Promise<RunningServ
           const format = (url.searchParams.get('format') ?? 'table') as OutputFormat;
           if (!(format in OUTPUT_FORMATS)) { res.statusCode = 400; res.end(`unknown format ${format}\n`); return; }
           const query = await body(req);
-          const result = await client.exec({ query, clickhouse_settings: { default_format: OUTPUT_FORMATS[format] as DataFormat, output_format_pretty_color: 0 } });
+          // `param_<name>=value` binds `{name:Type}` in the query, as ClickHouse's own HTTP interface does.
+          const query_params = Object.fromEntries([...url.searchParams].filter(([k]) => k.startsWith('param_')).map(([k, v]) => [k.slice(6), v]));
+          const result = await client.exec({ query, query_params, clickhouse_settings: { default_format: OUTPUT_FORMATS[format] as DataFormat, output_format_pretty_color: 0 } });
           res.setHeader('content-type', 'text/plain; charset=utf-8');
           for await (const chunk of result.stream) res.write(chunk);
           res.end();

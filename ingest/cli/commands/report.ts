@@ -7,8 +7,10 @@ import { reportWindow, windowParams } from '../report-window.js';
 import { openReportRows, type ReportParams, type StoreTarget } from '../report-rows.js';
 import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
 import { locksReport, locksText } from '../locks-report-output.js';
+import { openStoreAccess } from '../store-access.js';
+import { runWindow } from './runs.js';
 
-const USAGE = 'perfpipe report (apdex | locks) [--data DIR | --clickhouse URL] [--from TIME --to TIME] [--format table|json|csv]';
+const USAGE = 'perfpipe report (apdex | locks) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -39,7 +41,7 @@ const REPORTS: Record<string, Report> = {
 
 export async function reportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
-    ...STORE_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', short: 'f' },
+    ...STORE_OPTIONS, run: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', short: 'f' },
   }, USAGE);
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [name, ...extra] = positionals;
@@ -49,8 +51,9 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
   const format = (values.format ?? 'table') as Format;
   if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
-  const window = windowParams(reportWindow(values.from, values.to));
   const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
+  if (values.run !== undefined && (values.from !== undefined || values.to !== undefined)) throw new ConfigError('--run and --from/--to exclude each other: a run is a window');
+  const window = windowParams(values.run === undefined ? reportWindow(values.from, values.to) : await namedRunWindow(target, values.run));
   const source = await openReportRows(target);
   try {
     process.stdout.write(await report.render((sql, more = {}) => source.rows(sql, { ...window, ...more }), format));
@@ -58,4 +61,13 @@ export async function reportCommand(argv: string[]): Promise<number> {
     await source.close();
   }
   return 0;
+}
+
+async function namedRunWindow(target: StoreTarget, name: string): Promise<{ from: number; to: number }> {
+  const access = await openStoreAccess(target);
+  try {
+    return await runWindow(access, name);
+  } finally {
+    await access.close();
+  }
 }
