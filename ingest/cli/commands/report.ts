@@ -8,9 +8,10 @@ import { openReportRows, type ReportParams, type StoreTarget } from '../report-r
 import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
 import { locksReport, locksText } from '../locks-report-output.js';
 import { openStoreAccess } from '../store-access.js';
+import { rowsCsv, rowsTable } from '../rows-output.js';
 import { runWindow } from './runs.js';
 
-const USAGE = 'perfpipe report (apdex | locks) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -24,6 +25,12 @@ const REPORTS: Record<string, Report> = {
     async render(rows, format) {
       const r = await rows('apdex');
       return format === 'json' ? `${JSON.stringify(apdexReport(r))}\n` : format === 'csv' ? apdexCsv(r) : apdexTable(r);
+    },
+  },
+  'pg-locks': {
+    async render(rows, format) {
+      const episodes = await rows('pg-lock-waits', { limit: 100_000 });
+      return format === 'json' ? `${JSON.stringify({ episodes })}\n` : format === 'csv' ? rowsCsv(episodes) : rowsTable(episodes);
     },
   },
   locks: {
