@@ -63,6 +63,14 @@ test.serial('ingest --apdex stores the export once and report apdex gives the ha
   t.is((await report('--run', 'everything')).stdout, `${ALL}\n`);
   const listed = JSON.parse((await runCli(['runs', 'list', '--format', 'json', '--data', data])).stdout) as Array<{ name: string; stopped_at: string | null }>;
   t.deepEqual(listed.map((r) => [r.name, r.stopped_at]), [['everything', null], ['baseline', '2026-11-30 10:10:00.000']]);
+  const compared = await runCli(['report', 'run-compare', 'baseline', 'everything', '--format', 'json', '--data', data]);
+  t.is(compared.code, 0, compared.stderr);
+  const doc = JSON.parse(compared.stdout) as { runs: string[]; operations: Array<Record<string, { apdex: number | null; n: number } | string>>; overall: { delta: { apdex: number } } };
+  t.deepEqual(doc.runs, ['baseline', 'everything']);
+  const a = doc.operations.find((o) => o.operation === 'Проведение реализации') ?? doc.operations[0];
+  t.truthy(a);
+  // The whole-time window adds A's late frustrated run: 0.563 → 0.5; overall 0.706 → 0.667.
+  t.is(doc.overall.delta.apdex, -0.039);
   const missing = await report('--run', 'nope');
   t.is(missing.code, 2);
   t.is(missing.stderr, 'perfpipe: --run: there is no run named "nope"; see perfpipe runs list\n');
@@ -99,7 +107,7 @@ test.serial('the table and csv formats carry the same numbers for people', async
 test('unusable report arguments exit 2 and say what is expected', async (t) => {
   const name = await runCli(['report', 'apdx', '--data', join(work, 'never')]);
   t.is(name.code, 2);
-  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, locks\n');
+  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, pg-locks, locks, run-compare\n');
   const time = await runCli(['report', 'apdex', '--from', 'yesterday', '--data', join(work, 'never')]);
   t.is(time.code, 2);
   t.is(time.stderr, 'perfpipe: --from: "yesterday" is not a time; expected ISO-8601 (e.g. "2026-11-30T10:00:00Z") or Unix seconds\n');

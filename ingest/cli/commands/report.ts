@@ -9,9 +9,10 @@ import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
 import { locksReport, locksText } from '../locks-report-output.js';
 import { openStoreAccess } from '../store-access.js';
 import { rowsCsv, rowsTable } from '../rows-output.js';
+import { runCompare } from '../run-compare.js';
 import { runWindow } from './runs.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | run-compare A B) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -53,8 +54,9 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [name, ...extra] = positionals;
   if (name === undefined) throw new ConfigError(`report: no report named\nusage: ${USAGE}`);
+  if (name === 'run-compare') return compareCommand(extra, values);
   const report = REPORTS[name];
-  if (report === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${Object.keys(REPORTS).join(', ')}`);
+  if (report === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'run-compare'].join(', ')}`);
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
   const format = (values.format ?? 'table') as Format;
   if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
@@ -77,4 +79,20 @@ async function namedRunWindow(target: StoreTarget, name: string): Promise<{ from
   } finally {
     await access.close();
   }
+}
+
+async function compareCommand(names: string[], values: { data?: string | undefined; clickhouse?: string | undefined; format?: string | undefined }): Promise<number> {
+  const format = (values.format ?? 'table') as Format;
+  if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
+  if (names.length !== 2) throw new ConfigError(`report run-compare: give two run names\nusage: ${USAGE}`);
+  const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
+  const runs = [];
+  for (const name of names) runs.push({ name, window: await namedRunWindow(target, name) });
+  const source = await openReportRows(target);
+  try {
+    process.stdout.write(await runCompare(source, runs, format));
+  } finally {
+    await source.close();
+  }
+  return 0;
 }
