@@ -14,6 +14,7 @@ import { AlertConfigSchema, type AlertConfigInput } from './config.js';
 import { DeliveryQueue, type DeliveryHooks } from './delivery-queue.js';
 import { type Finding, LockFacts } from './lock-facts.js';
 import { PgLockFacts } from './pg-lock-facts.js';
+import { ApdexFacts } from './apdex-facts.js';
 import { clickhouseChannel, kafkaChannel, type PublishAlerts } from './alert-records.js';
 
 export interface AlerterDeps {
@@ -31,7 +32,7 @@ export interface AlerterDeps {
 }
 
 export interface Alerter {
-  /** Reads a segment's events. Synchronous and cheap; never throws; ignores families other than tj and pg. */
+  /** Reads a segment's events. Synchronous and cheap; never throws; ignores families other than tj, pg and apdex. */
   observe(segment: Segment): void;
   /** Evaluates groups, queues notices and sends what is due; resolves when this round's POSTs settled. */
   tick(): Promise<void>;
@@ -63,6 +64,7 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
   const clock = deps.now ?? Date.now;
   const facts = new LockFacts(config);
   const pgFacts = new PgLockFacts(config, facts.dbpids, facts.index);
+  const apdexFacts = new ApdexFacts(config);
   const groups = new AlertGroups(config);
   const findings: Finding[] = [];
   const seen = new Set<string>();
@@ -145,14 +147,16 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
 
   return {
     observe(segment) {
-      if (stopped || (segment.family !== 'tj' && segment.family !== 'pg')) return;
+      if (stopped || (segment.family !== 'tj' && segment.family !== 'pg' && segment.family !== 'apdex')) return;
       // At-least-once buses redeliver a segment over exactly the same range (bus.ts): count it once.
       if (seen.has(segment.id)) return;
       seen.add(segment.id);
       if (seen.size > SEEN_SEGMENTS) seen.delete(seen.values().next().value!);
       try {
         const now = clock();
-        if (segment.family === 'pg') {
+        if (segment.family === 'apdex') {
+          apdexFacts.read(segment.host, segment.events, findings);
+        } else if (segment.family === 'pg') {
           // Events from Kafka are decoded JSON: keep only entries shaped like the episode stream's.
           const events = segment.events.filter((e) => typeof (e as PgStreamEvent | undefined)?.kind === 'string') as PgStreamEvent[];
           pgFacts.read(segment.host, events, findings);

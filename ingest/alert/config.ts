@@ -36,6 +36,19 @@ export const AlertRulesSchema = z.strictObject({
     /** Fire for a wait at least this long, ms (`still waiting … after N ms`, `acquired … after N ms`). Default 5000. */
     threshold_ms: Ms.min(1).default(5000),
   }).prefault({}),
+  /**
+   * APDEX of a key operation (performance-evaluation export measurements) over the last `window_minutes` of
+   * measurement time below its minimum acceptable level: the export's `minimalApdexValue` when it has one,
+   * else `default_min_level`. Needs a target time T (the export's `targetValue`).
+   */
+  apdex_below_minimum: RuleSchema.extend({
+    /** Sliding window, minutes of measurement time. Default 5. */
+    window_minutes: z.number().int().positive().default(5),
+    /** Fewer measurements than this in the window say nothing. Default 10. */
+    min_measurements: z.number().int().positive().default(10),
+    /** Minimum level when the export states none (apdex.md bands: 0.94 Excellent, 0.85 Good, 0.7 Fair). Default 0.7. */
+    default_min_level: z.number().min(0).max(1).default(0.7),
+  }).prefault({}),
 });
 
 export const AlertChannelsSchema = z.strictObject({

@@ -7,13 +7,14 @@ import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
 import { DbpidIndex } from './dbpid-index.js';
 import { formatEdge, parseDeadlockEdges } from './deadlock-edges.js';
 
-export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait';
+export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait' | 'apdex_below_minimum';
 
 export const ALERT_NAMES: Record<RuleName, string> = {
   ttimeout: 'OneCLockTimeout',
   tdeadlock: 'OneCDeadlock',
   lock_exception: 'OneCLockException',
   lock_wait_rate: 'OneCLockWaitRate',
+  apdex_below_minimum: 'OneCApdexBelowMinimum',
   pg_lock_timeout: 'PostgresLockTimeout',
   pg_deadlock: 'PostgresDeadlock',
   pg_lock_wait: 'PostgresLockWait',
