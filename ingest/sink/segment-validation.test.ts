@@ -40,8 +40,14 @@ test('the same segment validates to the same rows (replays keep their dedup toke
   t.deepEqual(validateSegment(segment), validateSegment(structuredClone(segment)));
 });
 
-test('a family without ClickHouse tables keeps only its errors', (t) => {
-  const out = validateSegment(tjSegment([{ any: 1 }], 'atop'));
+test('a family without ClickHouse tables (a message from a newer agent) keeps only its errors', (t) => {
+  const out = validateSegment(tjSegment([{ any: 1 }], 'gpu' as Segment['family']));
   t.deepEqual(out.segment.events, []);
-  t.is(out.segment.errors[0]?.reason, 'the atop family has no ClickHouse tables in this perfpipe version');
+  t.is(out.segment.errors[0]?.reason, 'the gpu family has no ClickHouse tables in this perfpipe version');
+});
+
+test('an atop event is checked against the atop record schema', (t) => {
+  const out = validateSegment(tjSegment([{ label: 'CPU' }], 'atop'));
+  t.deepEqual(out.segment.events, []);
+  t.regex(out.segment.errors[0]?.reason ?? '', /^event 0 of segment db1\|k1\|0-100 does not match the atop event schema: host: /);
 });

@@ -10,8 +10,10 @@ export const AtopSourceConfigSchema = z.strictObject({
    */
   location: z.string().min(1),
   /** When `location` is a directory: base names to read, a glob with `*` and `?` (case-insensitive). Default `*.txt`. */
-  pattern: z.string().min(1).default('*.txt'),
+  pattern: z.string().min(1, { error: 'is empty; expected a glob such as "*.txt"' }).default('*.txt'),
   /** Seconds a file must stay unchanged, once a newer matching file exists beside it, before it is finished and closed. Default 60. */
-  idle_finish_s: z.number().int().nonnegative().default(60),
+  idle_finish_s: z.number().int().nonnegative({
+    error: (issue) => `${JSON.stringify(issue.input)} is negative; expected seconds >= 0`,
+  }).default(60),
 });
 export type AtopSourceConfig = z.infer<typeof AtopSourceConfigSchema>;

@@ -75,12 +75,12 @@ test('a file atop appends to is cut into segments of whole samples, and a restar
   const segments: Segment[] = [];
   const first = source(file, cp, segments);
   await first.start();
-  await until('the since-boot sample', () => epochs(segments).length === 4);
+  await until('the since-boot sample', () => epochs(segments).length === 5);
   await new Promise((r) => setTimeout(r, 300));
-  t.deepEqual(epochs(segments), [1000, 1000, 1000, 1000], 'the half-written sample waits for its SEP');
+  t.deepEqual(epochs(segments), [1000, 1000, 1000, 1000, 1000], 'the half-written sample waits for its SEP');
   t.is(segments.at(-1)?.end, s0.length);
   appendFileSync(file, s1.slice(half));
-  await until('the second sample', () => epochs(segments).length === 9);
+  await until('the second sample', () => epochs(segments).length === 10);
   await first.stop();
   t.deepEqual(segments.map((s) => [s.start, s.end]).at(-1), [s0.length, s0.length + s1.length]);
 

@@ -9,7 +9,7 @@ import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/da
 import { ConfigError } from '../../errors.js';
 import { configFromFlags } from '../config-from-flags.js';
 
-const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
+const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 
 export async function runCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configFromFlags(argv, USAGE);
