@@ -2,7 +2,7 @@
 // appended to its process's hour file once its end time has passed on the wall clock.
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tjRecords, type TjGeneratorOptions } from './tj-generator.js';
+import { tjRecords, type TjGeneratorOptions, type TjSimRecord } from './tj-generator.js';
 import { tjProcessFolder } from './tj-layout.js';
 import { formatTjEvent, UTF8_BOM } from './tj-writer.js';
 
@@ -15,7 +15,7 @@ export interface LiveWriteResult {
  * Appends events as their time comes, in ticks of `tickMs`; `onTick` sees the running totals.
  * Resolves when the span is over or `signal` aborts.
  */
-export async function writeTjLive(out: string, options: TjGeneratorOptions & { tickMs?: number; onTick?: (r: LiveWriteResult) => void; signal?: AbortSignal }): Promise<LiveWriteResult> {
+export async function writeTjLive(out: string, options: TjGeneratorOptions & { tickMs?: number; onTick?: (r: LiveWriteResult) => void; onRecord?: (r: TjSimRecord) => void; signal?: AbortSignal }): Promise<LiveWriteResult> {
   const result: LiveWriteResult = { events: 0, counts: {} };
   const startMs = options.start.getTime();
   const pending = new Map<string, string>();
@@ -41,6 +41,7 @@ export async function writeTjLive(out: string, options: TjGeneratorOptions & { t
     const path = join(out, tjProcessFolder(record.process.name, record.process.pid), `${record.clock.hour}.log`);
     const { event, clock } = record;
     pending.set(path, (pending.get(path) ?? '') + formatTjEvent({ ...clock, duration_us: event.duration_us, name: event.name, depth: event.depth, props: event.props }));
+    options.onRecord?.(record);
     result.events++;
     result.counts[event.name] = (result.counts[event.name] ?? 0) + 1;
   }

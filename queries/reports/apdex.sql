@@ -3,7 +3,8 @@
 -- decimals in integer arithmetic (a float round() would break ties to even). T comes from key_operations
 -- when set there, else the latest T the export carried (target_from says which); no T → apdex NULL.
 -- Counts come from apdex_minute's 10 ms buckets, so a T changed in key_operations applies to past data at
--- once. The window is applied to whole minutes: a minute counts when it starts in [from, to); pass from/to as
+-- once. The window is applied to whole minutes: a minute counts when it overlaps [from, to) (a 9 s run still
+-- has its minute); pass from/to as
 -- Unix seconds (a date text is read in the server's time zone).
 -- SSL shows "all frustrated" as 0.001 (its +0.001 display rule); this report shows the plain value 0.
 -- Overall rows: `overall_count_weighted` sums S, A, N over the operations that have a T (the TJ-style
@@ -22,7 +23,7 @@ WITH
             nullIf(argMaxIfMerge(export_priority), 0) AS export_priority,
             nullIf(argMaxIfMerge(export_min_level), 0) AS export_min_level
         FROM apdex_minute
-        WHERE minute >= {from:DateTime64(3)} AND minute < {to:DateTime64(3)}
+        WHERE minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
         GROUP BY operation
     ),
     per_op AS

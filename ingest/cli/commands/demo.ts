@@ -1,7 +1,7 @@
 // `perfpipe demo`: the first thing a newcomer runs. Simulates a short 1C load test live (TJ files
 // written as events happen), ingests it on the embedded default while it is being written, and prints
 // the reports. No server needed; the data stays in the demo folder for `perfpipe sql`.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { parseConfig } from '../../config.js';
@@ -11,6 +11,11 @@ import { readDaemonFile } from '../../http/daemon-file.js';
 import { runReport } from '../../store/reports.js';
 import { ConfigError } from '../../errors.js';
 import { writeTjLive } from '../../../simulate/tj-live-writer.js';
+import type { TjSimRecord } from '../../../simulate/tj-generator.js';
+import { keyOperationsFromCalls } from '../../../simulate/apdex-from-calls.js';
+import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.js';
+import { reportRows } from '../../store/reports.js';
+import { apdexTable } from '../apdex-report-output.js';
 import { parseFlags } from '../args.js';
 
 const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
@@ -32,21 +37,29 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   const users = positiveInt('users', values.users, 30);
   const seed = positiveInt('seed', values.seed, 1);
   const tj = join(dir, 'tj');
+  const apdex = join(dir, 'apdex');
   const data = join(dir, 'data');
   if (readDaemonFile(data)) throw new ConfigError(`a perfpipe run is using ${data}; stop it first`);
   // Only the demo's own subfolders are replaced: a fresh run every time.
-  for (const d of [tj, data]) if (existsSync(d)) rmSync(d, { recursive: true, force: true });
+  for (const d of [tj, apdex, data]) if (existsSync(d)) rmSync(d, { recursive: true, force: true });
+  mkdirSync(apdex, { recursive: true });
   const tz = systemTimeZone();
   const out = process.stdout;
   out.write(`perfpipe demo: a ${seconds} s load test of ${users} users on 1C + PostgreSQL, simulated live.\n`);
   out.write(`  technological journal → ${relative(process.cwd(), tj) || tj}   embedded ClickHouse → ${relative(process.cwd(), data) || data}\n\n`);
 
-  const config = parseConfig({ data, sources: [{ type: 'tj', location: tj, tz, idle_finish_s: 5 }], pipeline: { poll_interval_ms: 250, segment_bytes: 1024 * 1024 } });
+  const config = parseConfig({
+    data, sources: [{ type: 'tj', location: tj, tz, idle_finish_s: 5 }, { type: 'apdex', location: apdex }],
+    pipeline: { poll_interval_ms: 250, segment_bytes: 1024 * 1024 },
+  });
   const pipeline = await startPipeline(config, 'follow', log);
   const start = new Date();
   const stored = (): number => pipeline.metrics.total('perfpipe_events_total');
   let lastLine = 0;
+  const calls: TjSimRecord[] = [];
+  await pipeline.store.client.command({ query: "INSERT INTO runs SELECT 'demo', fromUnixTimestamp64Milli({at:Int64}), NULL, now64(3)", query_params: { at: start.getTime() } });
   const written = await writeTjLive(tj, {
+    onRecord: (r) => { if (r.event.name === 'CALL') calls.push(r); },
     seed, start, durationMs: seconds * 1000, processes: 3, sessionsPerProcess: Math.max(1, Math.ceil(users / 3)),
     timeZone: tz, thinkMs: 1500, tickMs: 100,
     onTick: (r) => {
@@ -62,18 +75,27 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   const lag = Date.now() - (start.getTime() + seconds * 1000);
   out.write(`${out.isTTY ? '\r' : ''}  done: written ${written.events} events, stored ${stored()} (all stored ${Math.max(0, lag)} ms after the last write)\n\n`);
 
+  // What the performance-evaluation subsystem would have exported for the same calls: the key-operation APDEX.
+  const operations = keyOperationsFromCalls(calls);
+  const exported = operations.reduce((n, o) => n + 1 + o.measurements.length, 0);
+  writeFileSync(join(apdex, 'export.xml'), encodeExport(writeApdexExport(operations, { shape: 'attributes' })));
+  const storedAll = written.events + exported;
+  while (stored() < storedAll && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+  await pipeline.store.client.command({ query: "INSERT INTO runs SELECT 'demo', started_at, now64(3), now64(3) FROM runs FINAL WHERE name = 'demo'" });
+
   const params = { from: Math.floor(start.getTime() / 1000) - 3600, to: Math.ceil(Date.now() / 1000) + 3600, target_us: 1_500_000, limit: 10 };
   const client = pipeline.store.client;
+  const apdexRows = await reportRows<Record<string, unknown>>(client, 'apdex', { from: `${params.from}.000`, to: `${params.to}.000` });
+  out.write(`APDEX per key operation (performance-evaluation export of the same run; T per operation)\n${apdexTable(apdexRows)}\n`);
   const section = async (title: string, report: string): Promise<void> => {
     const text = await runReport(client, report, params, 'table');
     out.write(`${title}\n${text === '' ? '  (none in this run)\n' : text}\n`);
   };
   await section('Events by type', 'tj-event-summary');
-  await section('APDEX of server calls by form/command (T = 1.5 s; worst first)', 'tj-call-apdex');
   await section('Managed-lock waits by lock space', 'tj-lock-waits');
   await section('Lock timeouts and deadlocks: victim and culprit connections', 'tj-lock-victims');
   await pipeline.stop();
   const rel = relative(process.cwd(), data) || data;
-  out.write(`The data stays in ${rel}. Ask it anything, e.g.\n  npx perfpipe sql "SELECT event, count() FROM tj_events GROUP BY event" --data ${rel}\n`);
-  return written.events === stored() ? 0 : 1;
+  out.write(`The data stays in ${rel} (the run is named "demo"). Ask it anything, e.g.\n  npx perfpipe sql "SELECT event, count() FROM tj_events GROUP BY event" --data ${rel}\n  npx perfpipe report apdex --run demo --data ${rel}\n  npx perfpipe report locks --run demo --format json --data ${rel}\n`);
+  return stored() === storedAll ? 0 : 1;
 }
