@@ -8,6 +8,7 @@ import { run as runTjParse } from './tj-parse.js';
 import { run as runPgParse } from './pg-parse.js';
 import { run as runTjIngest } from './tj-ingest.js';
 import { run as runAlertLatency } from './alert-latency.js';
+import { run as runKafkaE2e } from './kafka-e2e.js';
 
 interface Bench {
   name: string;
@@ -19,6 +20,7 @@ const BENCHES: Bench[] = [
   { name: 'pg-parse', run: () => runPgParse({ sizeMb: 200 }) },
   { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200 }) },
   { name: 'alert-latency', run: () => runAlertLatency({ count: 40 }) },
+  { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
 ];
 
 function machine(): Record<string, string | number> {

@@ -1,0 +1,91 @@
+// End to end through the real broker: TJ files → `perfpipe agent` → Kafka → `perfpipe sink` → ClickHouse
+// (embedded). Throughput: a generated tree written at once, timed from the write to the last row visible.
+// Latency: lines appended at a fixed rate in 100 ms ticks; a tick is visible once the stored count covers it.
+// Usage: npx tsx bench/kafka-e2e.ts [--size-mb 50] [--rate 10000] [--seconds 20]
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeTjTree } from '../simulate/tj-generator.js';
+import { startBroker, stopBroker } from '../test/support/kafka-broker.js';
+import { startDaemon, storedIn, type Daemon } from '../test/support/daemon.js';
+import { isMain } from './bench-paths.js';
+import { type BenchResult, figureRows, formatTable } from './figures.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+
+export async function run(o: { sizeMb?: number; rate?: number; seconds?: number } = {}): Promise<BenchResult> {
+  const work = mkdtempSync(join(tmpdir(), 'perfpipe-e2e-'));
+  const tj = join(work, 'tj');
+  mkdirSync(tj);
+  const broker = await startBroker();
+  const daemons: Daemon[] = [];
+  try {
+    const config = join(work, 'e2e.yaml');
+    writeFileSync(config, ['bus:', '  type: kafka', `  brokers: ["${broker.brokers[0]}"]`, 'pipeline:', '  poll_interval_ms: 100', ''].join('\n'));
+    const sinkData = join(work, 'sink');
+    daemons.push(await startDaemon(['sink', '--config', config, '--data', sinkData], 180_000));
+    daemons.push(await startDaemon(['agent', '--config', config, '--tj', tj, '--tz', 'UTC', '--data', join(work, 'agent')], 180_000));
+
+    // Throughput: a realistic tree (CALL, DBPOSTGRS with multi-line SQL, TLOCK…) written at once.
+    const t0 = Date.now();
+    const truth = writeTjTree(join(tj, 'bulk'), { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: (o.sizeMb ?? 50) * 1e6, timeZone: 'UTC' });
+    let stored = 0;
+    while (stored < truth.events && Date.now() - t0 < 600_000) { await sleep(200); stored = (await storedIn(sinkData)).count; }
+    const bulkS = (Date.now() - t0) / 1000;
+
+    // Latency at a fixed rate.
+    const rate = o.rate ?? 10_000;
+    const seconds = o.seconds ?? 20;
+    mkdirSync(join(tj, 'rphost_9'));
+    const file = join(tj, 'rphost_9', '26113010.log');
+    const ticks: Array<{ at: number; upTo: number }> = [];
+    let written = stored;
+    const perTick = Math.round(rate / 10);
+    const seen: Array<{ at: number; count: number }> = [];
+    const pollUntil = Date.now() + seconds * 1000 + 120_000;
+    const poll = (async () => {
+      while ((ticks.length < seconds * 10 || (seen.at(-1)?.count ?? 0) < written) && Date.now() < pollUntil) {
+        seen.push({ at: Date.now(), count: (await storedIn(sinkData)).count });
+        await sleep(50);
+      }
+    })();
+    for (let i = 0; i < seconds * 10; i++) {
+      const lines: string[] = [];
+      for (let k = 0; k < perTick; k++, written++) {
+        const s = written % 3600;
+        lines.push(`${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${String(written % 1e6).padStart(6, '0')}-${k},CALL,1,t:connectID=${written},Usr=u${written % 17},Context=Форма.Записать`);
+      }
+      appendFileSync(file, `${lines.join('\n')}\n`);
+      ticks.push({ at: Date.now(), upTo: written });
+      await sleep(Math.max(0, 100 - (Date.now() % 100)));
+    }
+    await poll;
+    const latencies = ticks.map((t) => (seen.find((s) => s.count >= t.upTo)?.at ?? Number.NaN) - t.at).filter(Number.isFinite).sort((a, b) => a - b);
+    const final = await storedIn(sinkData);
+    return {
+      bench: 'kafka-e2e',
+      input: { bulk_events: truth.events, bulk_bytes: truth.bytes, rate_events_per_s: rate, rate_seconds: seconds },
+      figures: [
+        { name: 'TJ → agent → Kafka → sink → ClickHouse (bulk)', value: truth.events / bulkS, unit: 'events/s' },
+        { name: 'bulk, file write to last row visible', value: bulkS, unit: 's' },
+        { name: `visibility latency at ${rate} events/s, p50`, value: quantile(latencies, 0.5), unit: 'ms' },
+        { name: `visibility latency at ${rate} events/s, p99`, value: quantile(latencies, 0.99), unit: 'ms' },
+      ],
+      ok: final.count === written && final.unique === written,
+      notes: [`stored ${final.count} rows, ${final.unique} unique, of ${written} written`],
+    };
+  } finally {
+    for (const d of daemons.reverse()) await d.stop('SIGTERM');
+    await stopBroker();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } } });
+  const r = await run({ sizeMb: Number(values['size-mb'] ?? 50), rate: Number(values.rate ?? 10_000), seconds: Number(values.seconds ?? 20) });
+  console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
+  for (const note of r.notes ?? []) console.log(`note: ${note}`);
+}
