@@ -3,7 +3,8 @@
 import { openStore } from '../store/clickhouse.js';
 import { migrate } from '../store/migrations.js';
 import { reportRows, reportSql } from '../store/reports.js';
-import { readDaemonFile } from '../http/daemon-file.js';
+import { type DaemonInfo, readDaemonFile } from '../http/daemon-file.js';
+import { daemonSql } from '../http/daemon-sql.js';
 import { ConfigError } from '../errors.js';
 
 export interface StoreTarget { data: string; clickhouse?: string }
@@ -42,14 +43,7 @@ export function inlineParams(sql: string, params: ReportParams): string {
   });
 }
 
-async function viaDaemon(daemon: { pid: number; url: string; token: string }, query: string): Promise<Record<string, unknown>[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await fetch(`${daemon.url}/sql?format=json`, { method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` } });
-    const text = await res.text();
-    // 503: the daemon is still opening its store; wait rather than race it for the directory's lock.
-    if (res.status === 503 && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 200)); continue; }
-    if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
-    return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-  }
+async function viaDaemon(daemon: DaemonInfo, query: string): Promise<Record<string, unknown>[]> {
+  const text = await daemonSql(daemon, query, 'json');
+  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 }

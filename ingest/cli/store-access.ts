@@ -3,7 +3,7 @@
 import { openStore } from '../store/clickhouse.js';
 import { migrate } from '../store/migrations.js';
 import { readDaemonFile } from '../http/daemon-file.js';
-import { ConfigError } from '../errors.js';
+import { daemonSql } from '../http/daemon-sql.js';
 
 export type Params = Record<string, string | number>;
 
@@ -18,18 +18,7 @@ export interface StoreAccess {
 export async function openStoreAccess(target: { data: string; clickhouse?: string }): Promise<StoreAccess> {
   const daemon = target.clickhouse ? null : readDaemonFile(target.data);
   if (daemon) {
-    const post = async (sql: string, params: Params = {}): Promise<string> => {
-      const url = new URL(`${daemon.url}/sql`);
-      url.searchParams.set('format', 'json');
-      for (const [k, v] of Object.entries(params)) url.searchParams.set(`param_${k}`, String(v));
-      for (const deadline = Date.now() + 60_000; ;) {
-        const res = await fetch(url, { method: 'POST', body: sql, headers: { authorization: `Bearer ${daemon.token}` } });
-        const text = await res.text();
-        if (res.status === 503 && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 200)); continue; }
-        if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
-        return text;
-      }
-    };
+    const post = (sql: string, params: Params = {}): Promise<string> => daemonSql(daemon, sql, 'json', params);
     return {
       rows: async <T>(sql: string, params?: Params) => (await post(sql, params)).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T),
       run: async (sql, params) => { await post(sql, params); },

@@ -4,6 +4,7 @@ import { DEFAULT_DATA_DIR, openStore } from '../../store/clickhouse.js';
 import { migrate } from '../../store/migrations.js';
 import { OUTPUT_FORMATS, type OutputFormat, runQuery } from '../../store/query.js';
 import { readDaemonFile } from '../../http/daemon-file.js';
+import { daemonSql } from '../../http/daemon-sql.js';
 import { ConfigError } from '../../errors.js';
 import { parseFlags, STORE_OPTIONS } from '../args.js';
 
@@ -24,20 +25,7 @@ export async function sqlCommand(argv: string[]): Promise<number> {
 async function embedded(query: string, format: OutputFormat, data: string): Promise<string> {
   const daemon = readDaemonFile(data);
   if (!daemon) return direct(query, format, { data }, true);
-  // A daemon that is still opening its store answers 503: wait for it rather than race it for the lock.
-  const deadline = Date.now() + 60_000;
-  let res: Response;
-  for (;;) {
-    res = await fetch(`${daemon.url}/sql?format=${format}`, {
-      method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` },
-    });
-    if (res.status !== 503 || Date.now() > deadline) break;
-    await res.text();
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const text = await res.text();
-  if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
-  return text;
+  return daemonSql(daemon, query, format);
 }
 
 async function direct(query: string, format: OutputFormat, target: { data?: string; clickhouse?: string }, ensureSchema = false): Promise<string> {
