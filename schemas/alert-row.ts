@@ -1,6 +1,7 @@
 // One row of the `alerts` table (queries/ddl/020_alerts.sql): one notification of the lock alerter, as the
 // webhook and Alertmanager got it. schemas/ddl-agreement.test.ts holds this schema and the DDL in step.
 import { z } from 'zod';
+import { clickhouseTime } from './clickhouse-time.js';
 
 /** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm`. */
 const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
@@ -31,4 +32,4 @@ export const AlertRowSchema = z.strictObject({
 export type AlertRow = z.infer<typeof AlertRowSchema>;
 
 /** ISO-8601 `2026-11-30T14:09:45.948Z` → ClickHouse `2026-11-30 14:09:45.948`. */
-export const chTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+export const chTime = (iso: string): string => clickhouseTime(iso);

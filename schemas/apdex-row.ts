@@ -2,6 +2,7 @@
 // export parser's records. schemas/ddl-agreement.test.ts holds these schemas and the DDL in step.
 import { z } from 'zod';
 import type { ApdexKeyOperation, ApdexMeasurement } from './apdex-measurement.js';
+import { clickhouseTime } from './clickhouse-time.js';
 
 /** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm`. */
 const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
@@ -49,7 +50,7 @@ export const KeyOperationRowSchema = z.strictObject({
 });
 export type KeyOperationRow = z.infer<typeof KeyOperationRowSchema>;
 
-const chTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+const chTime = (iso: string): string => clickhouseTime(iso);
 
 export function apdexMeasurementToRow(m: ApdexMeasurement): ApdexRow {
   return {

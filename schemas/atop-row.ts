@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { AtopRecord } from './atop-record.js';
 import type { SampleMetrics } from './atop-metrics.js';
+import { clickhouseTime } from './clickhouse-time.js';
 
 /** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm`. */
 const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
@@ -73,7 +74,7 @@ export interface AtopSampleRows {
   top: AtopTopProcessRow[];
 }
 
-const chTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+const chTime = (iso: string): string => clickhouseTime(iso);
 
 /** The rows of one sample; null for a since-boot baseline, which holds no rates. */
 export function atopSampleToRows(m: SampleMetrics, first: AtopRecord): AtopSampleRows | null {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { PgEvent } from './pg-event.js';
 import type { PgLockEpisode } from './pg-lock-episode.js';
+import { clickhouseTime } from './clickhouse-time.js';
 
 /** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm`. */
 const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
@@ -81,7 +82,7 @@ export type PgLockWaitRow = z.infer<typeof PgLockWaitRowSchema>;
 
 /** Entries without a time (orphan lines of pg_ctl, archive_command) are stored at the epoch rather than dropped. */
 const EPOCH = '1970-01-01 00:00:00.000';
-const chTime = (iso: string | null): string => (iso === null ? EPOCH : `${iso.slice(0, 10)} ${iso.slice(11, 23)}`);
+const chTime = (iso: string | null): string => (iso === null ? EPOCH : clickhouseTime(iso));
 
 /** Nested figures (checkpoint, vacuum, connection, server, lock extras) flattened into `props` as `group.key`. */
 function flatten(props: Record<string, string>, group: string, value: Record<string, unknown> | null): void {

@@ -4,6 +4,7 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import type { TjEvent } from './tj-event.js';
 import { sqlHash } from '../parsers/tj/sql-shape.js';
+import { clickhouseTime } from './clickhouse-time.js';
 
 const u64 = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
 const i64n = z.number().int().nullable();
@@ -113,7 +114,7 @@ function memo<T>(compute: (key: string) => T, limit = 20_000): (key: string) => 
 const sqlHashOf = memo(sqlHash);
 const contextEndsOf = memo(contextEnds);
 
-const chTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 26)}`;
+const chTime = (iso: string): string => clickhouseTime(iso, 6);
 
 export function tjEventToRow(e: TjEvent, proc = processFromPath(e.origin.file)): TjRow {
   const row: TjRow = {
