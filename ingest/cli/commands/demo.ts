@@ -17,6 +17,7 @@ import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.j
 import { reportRows } from '../../store/reports.js';
 import { apdexTable } from '../apdex-report-output.js';
 import { parseFlags } from '../args.js';
+import { START_RUN, STOP_RUN } from './runs.js';
 
 const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
 
@@ -57,7 +58,7 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   const stored = (): number => pipeline.metrics.total('perfpipe_events_total');
   let lastLine = 0;
   const calls: TjSimRecord[] = [];
-  await pipeline.store.client.command({ query: "INSERT INTO runs SELECT 'demo', fromUnixTimestamp64Milli({at:Int64}), NULL, now64(3)", query_params: { at: start.getTime() } });
+  await pipeline.store.client.command({ query: START_RUN, query_params: { name: 'demo', at: start.getTime() } });
   const written = await writeTjLive(tj, {
     onRecord: (r) => { if (r.event.name === 'CALL') calls.push(r); },
     seed, start, durationMs: seconds * 1000, processes: 3, sessionsPerProcess: Math.max(1, Math.ceil(users / 3)),
@@ -81,7 +82,7 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   writeFileSync(join(apdex, 'export.xml'), encodeExport(writeApdexExport(operations, { shape: 'attributes' })));
   const storedAll = written.events + exported;
   while (stored() < storedAll && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
-  await pipeline.store.client.command({ query: "INSERT INTO runs SELECT 'demo', started_at, now64(3), now64(3) FROM runs FINAL WHERE name = 'demo'" });
+  await pipeline.store.client.command({ query: STOP_RUN, query_params: { name: 'demo', at: Date.now() } });
 
   const params = { from: Math.floor(start.getTime() / 1000) - 3600, to: Math.ceil(Date.now() / 1000) + 3600, target_us: 1_500_000, limit: 10 };
   const client = pipeline.store.client;

@@ -7,6 +7,11 @@ import { openStoreAccess, type StoreAccess } from '../store-access.js';
 
 const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--data DIR | --clickhouse URL]';
 
+/** Starts run {name} at {at} (Unix ms). */
+export const START_RUN = 'INSERT INTO runs SELECT {name:String}, fromUnixTimestamp64Milli({at:Int64}), NULL, now64(3)';
+/** Stops run {name} at {at} (Unix ms): a newer version of its row. */
+export const STOP_RUN = 'INSERT INTO runs SELECT name, started_at, fromUnixTimestamp64Milli({at:Int64}), now64(3) FROM runs FINAL WHERE name = {name:String}';
+
 export interface RunRow { name: string; started_at: string; stopped_at: string | null; duration_s: number }
 
 // Inner names differ from the output names: a ClickHouse alias is visible to the other expressions of its SELECT.
@@ -36,7 +41,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
         if (!name) throw new ConfigError(`runs start: give the run a name\nusage: ${USAGE}`);
         const existing = await access.rows<RunRow>(LIST.replace('ORDER BY s', 'WHERE name = {name:String} ORDER BY s'), { name });
         if (existing.length > 0) throw new ConfigError(`runs start: a run named ${JSON.stringify(name)} exists already (started ${existing[0]?.started_at}); choose another name`);
-        await access.run('INSERT INTO runs SELECT {name:String}, fromUnixTimestamp64Milli({at:Int64}), NULL, now64(3)', { name, at: atMs });
+        await access.run(START_RUN, { name, at: atMs });
         process.stdout.write(`run ${name} started at ${new Date(atMs).toISOString()}\n`);
         return 0;
       }
@@ -44,9 +49,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
         const open = await access.rows<RunRow>(LIST.replace('ORDER BY s', 'WHERE isNull(e) ORDER BY s'));
         const run = name ? open.find((r) => r.name === name) : open[open.length - 1];
         if (!run) throw new ConfigError(name ? `runs stop: no open run named ${JSON.stringify(name)}` : 'runs stop: no run is open');
-        await access.run(
-          'INSERT INTO runs SELECT name, started_at, fromUnixTimestamp64Milli({at:Int64}), now64(3) FROM runs FINAL WHERE name = {name:String}',
-          { name: run.name, at: atMs });
+        await access.run(STOP_RUN, { name: run.name, at: atMs });
         process.stdout.write(`run ${run.name} stopped at ${new Date(atMs).toISOString()}\n`);
         return 0;
       }
