@@ -40,7 +40,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
   const applied = await migrate(store.client);
   if (applied.length > 0) log.info({ applied, store: store.where }, 'schema migrations applied');
-  const sink = createClickHouseSink({ client: store.client, events: sinkTelemetry(log, metrics) });
+  const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
   // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a

@@ -2,10 +2,11 @@
 // insert_deduplication_token, so a replayed segment (crash, redelivery) is dropped by ClickHouse
 // (clickhouse.md §2–3). Transient failures are retried with backoff until the sink stops; an insert
 // ClickHouse rejects for good becomes an ingest_errors row and the pipeline goes on.
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { Segment } from '../bus/bus.js';
+import type { Store } from '../store/clickhouse.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { rowsForSegment } from './segment-rows.js';
+import { columnsOf, encodeJsonCompactRows } from './row-encoding.js';
 
 export interface SinkEvents {
   inserted(table: string, rows: number, ms: number): void;
@@ -13,7 +14,7 @@ export interface SinkEvents {
 }
 
 export interface ClickHouseSinkOptions {
-  client: ClickHouseClient;
+  store: Pick<Store, 'insertFormatted'>;
   events: SinkEvents;
   signal?: AbortSignal;
   /** Attempts before a transient failure is given up for this call (the source retries again). */
@@ -31,18 +32,18 @@ export function isPermanentInsertError(error: unknown): boolean {
 export function createClickHouseSink(o: ClickHouseSinkOptions) {
   const maxAttempts = o.maxAttempts ?? 6;
 
-  async function insert(table: string, values: unknown[], token: string): Promise<void> {
-    // Rows go as arrays in the column order of the first row (every row of a table comes from one
-    // mapping): JSONCompactEachRow cost the embedded engine 40% less CPU than JSONEachRow with its
-    // repeated keys (measured on 22k TJ rows: ~530 ms vs ~890 ms).
-    const columns = Object.keys(values[0] as object) as [string, ...string[]];
-    const compact = values.map((row) => columns.map((c) => (row as Record<string, unknown>)[c]));
+  async function insert(table: string, values: object[], token: string): Promise<void> {
+    // Rows go as arrays in the column order of the first row: JSONCompactEachRow cost the embedded
+    // engine 40% less CPU than JSONEachRow with its repeated keys (measured on 22k TJ rows: ~530 ms vs
+    // ~890 ms). Encoded once, the same bytes serve every attempt.
+    const columns = columnsOf(values);
+    const body = encodeJsonCompactRows(values, columns);
     for (let attempt = 1; ; attempt++) {
       const t0 = performance.now();
       try {
-        await o.client.insert({
-          table, values: compact, columns, format: 'JSONCompactEachRow',
-          clickhouse_settings: {
+        await o.store.insertFormatted({
+          table, columns, body, format: 'JSONCompactEachRow',
+          settings: {
             insert_deduplicate: 1,
             insert_deduplication_token: token,
             deduplicate_blocks_in_dependent_materialized_views: 1,
@@ -71,7 +72,7 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
       for (const [table, rows] of tables) {
         if (rows.length === 0) continue;
         try {
-          await insert(table, rows, `${segment.id}|${table}`);
+          await insert(table, rows as object[], `${segment.id}|${table}`);
         } catch (error) {
           if (!isPermanentInsertError(error)) throw error;
           const rejected: IngestError = {

@@ -46,7 +46,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
     }
   }
   const m = o.metrics;
-  const sink = createClickHouseSink({ client: store.client, events: sinkTelemetry(o.log, m), signal: o.signal });
+  const sink = createClickHouseSink({ store, events: sinkTelemetry(o.log, m), signal: o.signal });
   return {
     store,
     async handle(segment) {
