@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { createClient, parseError, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors.js';
 
@@ -61,8 +62,8 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
         values: Readable.from([i.body]),
         clickhouse_settings: i.settings,
       });
-      result.stream.resume(); // the (empty) answer must be read for the socket to be reused
-      await new Promise((r) => result.stream.once('close', r));
+      // The (empty) answer must be read to its end for the socket to go back to the pool.
+      await finished(result.stream.resume());
     };
     return { client, kind: 'server', where: `${url.protocol}//${url.host}`, insertFormatted, close: () => client.close() };
   }
