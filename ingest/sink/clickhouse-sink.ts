@@ -68,7 +68,21 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
   return {
     /** Resolves once every row of the segment is in ClickHouse (or was there already). */
     async write(segment: Segment): Promise<void> {
-      const tables = rowsForSegment(segment);
+      let tables: Map<string, unknown[]>;
+      try {
+        tables = rowsForSegment(segment);
+      } catch (error) {
+        // Mapping is deterministic: a segment that cannot become rows now never will, and retrying it
+        // would block its partition for good. It becomes one ingest error covering its bytes instead.
+        const unmappable: IngestError = {
+          host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
+          offset: segment.start, length: segment.end - segment.start, kind: 'unmappable_segment',
+          reason: `${segment.file} bytes ${segment.start}–${segment.end}: ${segment.events.length} ${segment.family} records could not be mapped to rows: ${(error as Error).message.slice(0, 300)}`,
+          excerpt: JSON.stringify(segment.events[0] ?? null).slice(0, 512), can_continue: true,
+        };
+        await insert('ingest_errors', [unmappable, ...segment.errors], `${segment.id}|unmappable`);
+        return;
+      }
       for (const [table, rows] of tables) {
         if (rows.length === 0) continue;
         try {
