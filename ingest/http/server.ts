@@ -1,18 +1,32 @@
 // The daemon's local HTTP port: /health, /ready, /metrics (Prometheus) and POST /sql, which runs a
 // query through the daemon's own ClickHouse client (the only way to reach the embedded engine while
-// the daemon holds it). Binds to 127.0.0.1 by default; /sql always requires the bearer token.
+// the daemon holds it). Binds to 127.0.0.1 by default; /sql always requires a bearer token. Bound beyond
+// loopback it refuses to start without PERFPIPE_HTTP_TOKEN, and then /metrics requires a token too (it
+// names files and hosts); /health and /ready stay open for probes.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { ClickHouseClient, DataFormat } from '@clickhouse/client';
 import type { Metrics } from '../observe/metrics.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../store/query.js';
+import { ConfigError } from '../errors.js';
 
 export interface HttpServerOptions {
   listen: string;
+  /** The daemon's own token (written to daemon.json for `perfpipe sql` on this machine). */
   token: string;
   client: () => ClickHouseClient | null;
   metrics: Metrics;
   ready: () => boolean;
+  /** Where PERFPIPE_HTTP_TOKEN is read from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The shared token an operator sets for a port bound beyond loopback (Prometheus, remote `sql`). */
+export const HTTP_TOKEN_ENV = 'PERFPIPE_HTTP_TOKEN';
+const MIN_TOKEN_LENGTH = 16;
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export interface RunningServer {
@@ -43,6 +57,14 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 export async function startHttpServer(o: HttpServerOptions): Promise<RunningServer> {
+  const { host, port } = splitListen(o.listen);
+  const exposed = !isLoopback(host);
+  const shared = (o.env ?? process.env)[HTTP_TOKEN_ENV] ?? '';
+  if (exposed && shared.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(`listen ${o.listen} is beyond loopback: set ${HTTP_TOKEN_ENV} (at least ${MIN_TOKEN_LENGTH} characters) in the environment; /metrics and /sql then require "Authorization: Bearer <token>"`);
+  }
+  const authorized = (req: IncomingMessage): boolean =>
+    tokenMatches(req.headers.authorization, o.token) || (shared.length >= MIN_TOKEN_LENGTH && tokenMatches(req.headers.authorization, shared));
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     void (async () => {
@@ -54,12 +76,13 @@ export async function startHttpServer(o: HttpServerOptions): Promise<RunningServ
           return;
         }
         if (req.method === 'GET' && url.pathname === '/metrics') {
+          if (exposed && !authorized(req)) { res.statusCode = 401; res.end('token required\n'); return; }
           res.setHeader('content-type', 'text/plain; version=0.0.4');
           res.end(o.metrics.render());
           return;
         }
         if (req.method === 'POST' && url.pathname === '/sql') {
-          if (!tokenMatches(req.headers.authorization, o.token)) { res.statusCode = 401; res.end('token required\n'); return; }
+          if (!authorized(req)) { res.statusCode = 401; res.end('token required\n'); return; }
           const client = o.client();
           if (!client) { res.statusCode = 503; res.end('store not open yet\n'); return; }
           const format = (url.searchParams.get('format') ?? 'table') as OutputFormat;
@@ -81,7 +104,6 @@ export async function startHttpServer(o: HttpServerOptions): Promise<RunningServ
       }
     })();
   });
-  const { host, port } = splitListen(o.listen);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -5,7 +5,13 @@
 // was acknowledged downstream. After a crash, every intent above the acked offset is replayed over
 // exactly the same byte range, so the sink sees the same segment id and ClickHouse drops the copy.
 // A lost ack therefore costs a deduplicated replay, never a duplicate row.
-import { mkdirSync, openSync, readFileSync, renameSync, writeFileSync, existsSync, fsyncSync, closeSync, writeSync, ftruncateSync } from 'node:fs';
+//
+// A write that fails (ENOSPC on a full disk) leaves the journal as it was: the torn tail is cut off, the
+// failed intent is taken back (its segment is not published) and lazy entries stay pending for the next
+// sync. So a full disk pauses reading; it never loses an offset nor publishes a range without its intent.
+import {
+  mkdirSync, openSync, readFileSync, renameSync, writeFileSync, existsSync, fsyncSync, closeSync, writeSync, ftruncateSync, fstatSync, rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export interface FileCheckpoint {
@@ -37,11 +43,14 @@ export class CheckpointStore {
   private readonly files = new Map<string, FileCheckpoint>();
   private journalFd: number;
   private journalLines = 0;
+  /** Bytes of the journal known to be written whole. */
+  private journalBytes = 0;
   private pending: string[] = [];
 
   private constructor(private readonly dir: string) {
     this.load();
     this.journalFd = openSync(this.journalPath, 'a');
+    this.journalBytes = fstatSync(this.journalFd).size;
   }
 
   /** Opens (creating) the store in `dir`; one store per source. */
@@ -61,54 +70,84 @@ export class CheckpointStore {
     return [...this.files.values()];
   }
 
-  /** Durably records that [start, end) of a file is about to be published. */
+  /**
+   * Durably records that [start, end) of a file is about to be published. Throws when it cannot be
+   * written, and then the store is as if it had not been called: the caller must not publish.
+   */
   recordIntent(fileKey: string, path: string, start: number, end: number, final: boolean): void {
     const e: Entry = { t: 'i', k: fileKey, p: path, s: start, e: end, ...(final ? { f: 1 as const } : {}) };
+    const before = this.files.get(fileKey);
+    const saved = before ? { ...before, intents: [...before.intents] } : undefined;
     this.apply(e);
-    this.append(e, true);
+    const line = `${JSON.stringify(e)}\n`;
+    this.pending.push(line);
+    try {
+      this.sync();
+    } catch (error) {
+      const at = this.pending.lastIndexOf(line);
+      if (at >= 0) this.pending.splice(at, 1);
+      if (saved) this.files.set(fileKey, saved);
+      else this.files.delete(fileKey);
+      throw error;
+    }
+    this.journalLines++;
   }
 
   /** Records that everything below `end` is acknowledged; durable with the next sync. */
   recordAck(fileKey: string, end: number): void {
     const e: Entry = { t: 'a', k: fileKey, e: end };
     this.apply(e);
-    this.append(e, false);
+    this.append(e);
   }
 
   recordFinished(fileKey: string): void {
     const e: Entry = { t: 'f', k: fileKey };
     this.apply(e);
-    this.append(e, false);
+    this.append(e);
   }
 
   /** Forgets a file that is gone and fully acknowledged. */
   forget(fileKey: string): void {
     const e: Entry = { t: 'd', k: fileKey };
     this.apply(e);
-    this.append(e, false);
+    this.append(e);
   }
 
-  /** Writes lazily recorded entries to disk. */
+  /** Writes lazily recorded entries to disk; throws (with nothing torn left behind) when it cannot. */
   sync(): void {
-    if (this.pending.length === 0) return;
-    writeSync(this.journalFd, this.pending.join(''));
+    if (this.pending.length === 0 || this.journalFd < 0) return;
+    const bytes = Buffer.from(this.pending.join(''));
+    try {
+      // writeSync may write part of the buffer (a nearly full disk) and throw on the next call.
+      for (let done = 0; done < bytes.length;) done += writeSync(this.journalFd, bytes, done);
+      fsyncSync(this.journalFd);
+    } catch (error) {
+      try { ftruncateSync(this.journalFd, this.journalBytes); } catch { /* the torn tail is skipped on load */ }
+      throw error;
+    }
+    this.journalBytes += bytes.length;
     this.pending = [];
-    fsyncSync(this.journalFd);
-    if (this.journalLines > COMPACT_AFTER) this.compact();
+    if (this.journalLines > COMPACT_AFTER) {
+      try { this.compact(); } catch { /* the journal holds everything; compaction is tried at the next sync */ }
+    }
   }
 
+  /** Saves what is pending; on a full disk what could not be written is lost and replayed from older offsets. */
   close(): void {
     if (this.journalFd < 0) return;
-    this.sync();
-    this.compact();
-    closeSync(this.journalFd);
-    this.journalFd = -1;
+    try {
+      this.sync();
+      this.compact();
+    } finally {
+      closeSync(this.journalFd);
+      this.journalFd = -1;
+    }
   }
 
-  private append(e: Entry, durable: boolean): void {
+  /** Queues a lazy entry for the next sync. */
+  private append(e: Entry): void {
     this.pending.push(`${JSON.stringify(e)}\n`);
     this.journalLines++;
-    if (durable) this.sync();
   }
 
   private apply(e: Entry): void {
@@ -151,15 +190,24 @@ export class CheckpointStore {
     }
   }
 
-  /** Snapshot first, then truncate the journal: replaying a journal over its snapshot is harmless. */
+  /**
+   * Snapshot first, then truncate the journal: replaying a journal over its snapshot is harmless. A
+   * snapshot that cannot be written is removed and the journal kept; compaction is tried again later.
+   */
   private compact(): void {
     const tmp = `${this.snapshotPath}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ files: this.all() }));
-    const fd = openSync(tmp, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
+    try {
+      writeFileSync(tmp, JSON.stringify({ files: this.all() }));
+      const fd = openSync(tmp, 'r');
+      fsyncSync(fd);
+      closeSync(fd);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
+    }
     renameSync(tmp, this.snapshotPath);
     ftruncateSync(this.journalFd, 0);
+    this.journalBytes = 0;
     this.journalLines = 0;
   }
 }

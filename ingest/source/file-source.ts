@@ -2,7 +2,13 @@
 // fingerprint + device/inode, keeps one FileTail per identity, re-scans periodically and reads when
 // chokidar hints at a change. chokidar only wakes the loop up; offsets, rotation, truncation and
 // deletion are decided with fstat/stat here (tailing.md §0.6).
+//
+// At most `maxOpenFiles` files are open at once. A file read to its end and idle is closed ("parked") to
+// make room and opened again once its size changes; finished files are parked the same way, so a location
+// with thousands of old files is not re-opened on every scan. A file that cannot be opened (permission
+// denied) is reported once and retried on every scan; the other files go on.
 import { open, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { IncrementalParser } from '../../parsers/parser.js';
 import type { Family, Segment } from '../bus/bus.js';
@@ -11,6 +17,7 @@ import { identifyFile, type FileIdentity } from './fingerprint.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FileTail } from './file-tail.js';
 import type { SourceEvents } from './source-events.js';
+import { anyLine, UNLIMITED, type RecordLimits, type RecordStartTest } from './record-limits.js';
 
 export interface FileSourceOptions {
   /** Source kind written into every record's origin (`tj`, `pg`, `atop`). */
@@ -34,6 +41,8 @@ export interface FileSourceOptions {
    * hour file once a newer hour file exists). Such files are finished and closed.
    */
   isSuperseded(path: string, allPaths: string[], idleMs: number): boolean;
+  /** Whether a line starts a record: where reading resumes after an oversized record. Default: any line. */
+  isRecordStart?: RecordStartTest;
   publish(segment: Segment): Promise<void>;
   events: SourceEvents;
   mode: 'follow' | 'backfill';
@@ -43,6 +52,12 @@ export interface FileSourceOptions {
   readChunkBytes: number;
   /** Files read at the same time in backfill mode. */
   backfillConcurrency: number;
+  /** Record size limits (the config's `pipeline.max_event_bytes` / `max_line_bytes`); absent: none. */
+  limits?: RecordLimits;
+  /** Files open at once, at most (the config's `pipeline.max_open_files`); absent: no limit. */
+  maxOpenFiles?: number;
+  /** A renamed-away or deleted file is read until it has not grown for this long (the config's `pipeline.rotate_wait_ms`). Default 0. */
+  rotateWaitMs?: number;
 }
 
 export interface FileSource {
@@ -54,9 +69,20 @@ export interface FileSource {
   stop(): Promise<void>;
 }
 
+/** A closed file and the size it had: opened again when the size differs. */
+interface Parked {
+  size: number;
+  fileKey: string;
+}
+
 export function createFileSource(o: FileSourceOptions): FileSource {
   const checkpoints = CheckpointStore.open(o.checkpointDir);
   const tails = new Map<string, FileTail>(); // by dev:ino
+  const parked = new Map<string, Parked>(); // by dev:ino
+  const failing = new Map<string, string>(); // path → error code last reported
+  const goneSince = new Map<string, number>(); // dev:ino → monotonic time it was first found gone
+  const limits = o.limits ?? UNLIMITED;
+  const maxOpen = o.maxOpenFiles ?? Number.POSITIVE_INFINITY;
   const abort = new AbortController();
   let watcher: FSWatcher | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -68,39 +94,75 @@ export function createFileSource(o: FileSourceOptions): FileSource {
   let resolveDone: () => void = () => {};
   const donePromise = new Promise<void>((r) => { resolveDone = r; });
 
-  async function openTail(path: string, known: string[]): Promise<void> {
-    let handle;
+  function reportFailure(path: string, error: Error): void {
+    const code = (error as NodeJS.ErrnoException).code ?? error.message;
+    if (failing.get(path) === code) return; // reported already; retried quietly on every scan
+    failing.set(path, code);
+    o.events.readFailed(path, error);
+  }
+
+  function syncCheckpoints(): void {
+    try {
+      checkpoints.sync();
+    } catch (error) {
+      o.events.checkpointFailed('(checkpoints)', error as Error);
+    }
+  }
+
+  async function openTail(path: string, known: string[]): Promise<FileTail | null> {
+    let handle: FileHandle;
     try {
       handle = await open(path, 'r');
     } catch (error) {
-      o.events.readFailed(path, error as Error);
-      return;
+      reportFailure(path, error as Error);
+      return null;
     }
-    const st = await handle.stat();
-    const id = `${st.dev}:${st.ino}`;
-    const existing = tails.get(id);
-    if (existing) {
-      await handle.close();
-      if (existing.path !== path) { o.events.fileRotated(existing.path, path, existing.fileKey); existing.path = path; }
-      return;
+    try {
+      const st = await handle.stat();
+      const id = `${st.dev}:${st.ino}`;
+      const existing = tails.get(id);
+      if (existing) {
+        await handle.close();
+        if (existing.path !== path) { o.events.fileRotated(existing.path, path, existing.fileKey); existing.path = path; }
+        return null;
+      }
+      const whole = o.mode === 'backfill' || o.isSuperseded(path, known, Date.now() - st.mtimeMs);
+      const identity = o.identify ? await o.identify(path, handle, st.dev, st.ino, whole) : await identifyFile(handle, st.dev, st.ino, whole);
+      if (!identity) { await handle.close(); return null; }
+      // Only a fingerprint of a complete first line can be compared later; one of a partial line changes as it grows.
+      const complete = !o.identify && (await identifyFile(handle, st.dev, st.ino, false))?.fingerprint === identity.fingerprint;
+      const tail = new FileTail({
+        host: o.host, source: o.source, family: o.family, path, handle,
+        fileKey: identity.file_key, dev: st.dev, ino: st.ino, checkpoints,
+        createParser: (offset) => o.createParser(path, identity, offset),
+        publish: o.publish, events: o.events, segmentBytes: o.segmentBytes,
+        maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
+        limits, isRecordStart: o.isRecordStart ?? anyLine,
+        ...(complete ? { stillSame: async () => (await identifyFile(handle, st.dev, st.ino, false))?.fingerprint === identity.fingerprint } : {}),
+      });
+      failing.delete(path);
+      tails.set(id, tail);
+      parked.delete(id);
+      o.events.fileAdded(path, identity.file_key, tail.position);
+      return tail;
+    } catch (error) {
+      await handle.close().catch(() => {});
+      reportFailure(path, error as Error);
+      return null;
     }
-    const whole = o.mode === 'backfill' || o.isSuperseded(path, known, Date.now() - st.mtimeMs);
-    const identity = o.identify ? await o.identify(path, handle, st.dev, st.ino, whole) : await identifyFile(handle, st.dev, st.ino, whole);
-    if (!identity) { await handle.close(); return; }
-    const tail = new FileTail({
-      host: o.host, source: o.source, family: o.family, path, handle,
-      fileKey: identity.file_key, dev: st.dev, ino: st.ino, checkpoints,
-      createParser: (offset) => o.createParser(path, identity, offset),
-      publish: o.publish, events: o.events, segmentBytes: o.segmentBytes,
-      maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
-    });
-    tails.set(id, tail);
-    o.events.fileAdded(path, identity.file_key, tail.position);
+  }
+
+  async function retire(id: string, tail: FileTail): Promise<void> {
+    await tail.drain();
+    await tail.close();
+    tails.delete(id);
   }
 
   async function scanOnce(): Promise<void> {
     const paths = await o.discover();
-    const seen = new Set<string>();
+    if (o.mode === 'backfill') return backfill(paths);
+    const seen = new Map<string, Stats>();
+    const toOpen: string[] = [];
     let bytes = 0;
     for (const path of paths) {
       if (stopped) return;
@@ -108,42 +170,98 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       try { st = await stat(path); } catch { continue; }
       bytes += st.size;
       const id = `${st.dev}:${st.ino}`;
-      seen.add(id);
+      if (seen.has(id)) continue; // a second path to the same file (a link)
+      seen.set(id, st);
       const tail = tails.get(id);
       if (tail) {
+        goneSince.delete(id);
         if (tail.path !== path) { o.events.fileRotated(tail.path, path, tail.fileKey); tail.path = path; }
         continue;
       }
-      await openTail(path, paths);
+      if (parked.get(id)?.size === st.size) continue;
+      toOpen.push(path);
     }
     totalBytes = Math.max(totalBytes, bytes);
-    if (o.mode === 'backfill') {
-      await backfill([...tails.values()]);
-      return;
+    for (const [id, p] of parked) {
+      // A parked file that is gone was read to its end: its checkpoint is no longer needed.
+      if (!seen.has(id)) { parked.delete(id); checkpoints.forget(p.fileKey); }
     }
+    await openWithinLimit(toOpen, paths, seen);
     for (const [id, tail] of tails) {
       if (stopped) return;
       const gone = !seen.has(id);
-      const idle = Date.now() - tail.lastGrowth;
-      const final = gone || o.isSuperseded(tail.path, paths, idle);
-      if (gone && !tail.finished) o.events.fileDeleted(tail.path, tail.fileKey);
-      await tail.pump(final);
-      if (tail.truncated || (tail.finished && (gone || final))) {
-        await tail.drain();
-        await tail.close();
-        tails.delete(id);
-        if (gone && !tail.truncated) checkpoints.forget(tail.fileKey);
+      const now = performance.now();
+      if (gone && !goneSince.has(id)) {
+        goneSince.set(id, now);
+        if (!tail.finished) o.events.fileDeleted(tail.path, tail.fileKey);
+      }
+      // A renamed-away or deleted file may still be written by a process holding it open: read on until it rests.
+      const goneFinal = gone && now - Math.max(goneSince.get(id) ?? now, tail.lastGrowth) >= (o.rotateWaitMs ?? 0);
+      const final = goneFinal || (!gone && o.isSuperseded(tail.path, paths, now - tail.lastGrowth));
+      try {
+        await tail.pump(final);
+      } catch (error) {
+        reportFailure(tail.path, error as Error);
+        continue;
+      }
+      if (tail.truncated) {
+        await retire(id, tail);
+        // The bytes behind its offset are gone: read the file anew from 0, under whatever key its head gives now.
+        checkpoints.forget(tail.fileKey);
+      } else if (tail.finished && final) {
+        await retire(id, tail);
+        goneSince.delete(id);
+        if (gone) checkpoints.forget(tail.fileKey);
+        else parked.set(id, { size: tail.position, fileKey: tail.fileKey });
       }
     }
   }
 
-  async function backfill(all: FileTail[]): Promise<void> {
-    const queue = [...all];
+  /** Opens what fits under maxOpenFiles, closing files that are read to their end and idle to make room. */
+  async function openWithinLimit(toOpen: string[], paths: string[], seen: Map<string, Stats>): Promise<void> {
+    let waiting = 0;
+    const idle = [...tails.entries()]
+      .filter(([id, t]) => t.idleAtEnd && seen.get(id)?.size === t.lastSize)
+      .sort(([, a], [, b]) => a.lastGrowth - b.lastGrowth);
+    for (const path of toOpen) {
+      if (stopped) return;
+      if (tails.size >= maxOpen) {
+        const victim = idle.shift();
+        if (!victim) { waiting++; continue; }
+        const [id, tail] = victim;
+        await retire(id, tail);
+        parked.set(id, { size: tail.lastSize, fileKey: tail.fileKey });
+      }
+      await openTail(path, paths);
+    }
+    if (waiting > 0) o.events.openFilesLimited(tails.size, waiting);
+  }
+
+  /** Reads every listed file once to its end, `backfillConcurrency` at a time (so that many open at once). */
+  async function backfill(paths: string[]): Promise<void> {
+    let bytes = 0;
+    for (const path of paths) bytes += (await stat(path).catch(() => null))?.size ?? 0;
+    totalBytes = bytes;
+    const queue = [...paths];
+    const done = new Set<string>();
     const worker = async (): Promise<void> => {
-      for (let tail = queue.shift(); tail && !stopped; tail = queue.shift()) {
-        await tail.pump(true);
-        await tail.drain();
-        await tail.close();
+      for (let path = queue.shift(); path !== undefined && !stopped; path = queue.shift()) {
+        const st = await stat(path).catch(() => null);
+        if (!st || done.has(`${st.dev}:${st.ino}`)) continue;
+        done.add(`${st.dev}:${st.ino}`);
+        const tail = await openTail(path, paths);
+        if (!tail) continue;
+        try {
+          await tail.pump(true);
+          // Not finished: its checkpoint could not be written (a full disk). Wait and try again.
+          while (tail.checkpointBlocked && !stopped) {
+            await new Promise((r) => setTimeout(r, o.pollIntervalMs));
+            await tail.pump(true);
+          }
+        } catch (error) {
+          reportFailure(path, error as Error);
+        }
+        await retire(`${st.dev}:${st.ino}`, tail);
       }
     };
     await Promise.all(Array.from({ length: o.backfillConcurrency }, worker));
@@ -167,7 +285,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
         void scanOnce()
           .catch((error: Error) => o.events.readFailed('(scan)', error))
           .finally(() => {
-            if (!stopped) checkpoints.sync();
+            if (!stopped) syncCheckpoints();
             resolveDone();
           });
         return;
@@ -176,7 +294,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       watcher.on('all', () => kick());
       watcher.on('error', (e) => o.events.readFailed('(watch)', e as Error));
       timer = setInterval(kick, o.pollIntervalMs);
-      syncTimer = setInterval(() => checkpoints.sync(), 500);
+      syncTimer = setInterval(syncCheckpoints, 500);
       kick();
     },
     done: () => donePromise,
@@ -196,7 +314,11 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       clearTimeout(timer5s);
       abort.abort();
       for (const t of tails.values()) await t.close();
-      checkpoints.close();
+      try {
+        checkpoints.close();
+      } catch (error) {
+        o.events.checkpointFailed('(checkpoints)', error as Error);
+      }
       resolveDone();
     },
   };

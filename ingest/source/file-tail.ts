@@ -4,13 +4,18 @@
 // The offset only moves forward after the bus acknowledged a segment (acknowledge, then checkpoint).
 // Intents left by a crash are replayed first over exactly their byte ranges, so replays carry the same
 // segment ids as the originals. The handle stays open after the path is renamed or deleted, so the
-// rest of a rotated file is still read (tailing.md §0.3).
+// rest of a rotated file is still read (tailing.md §0.3). A record over the size limits is dropped as an
+// IngestError and reading resumes at the next record (record-limits.ts). When the intent of a segment
+// cannot be written (a full disk), nothing is published and nothing more is read until it can.
 import type { FileHandle } from 'node:fs/promises';
 import type { IncrementalParser } from '../../parsers/parser.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { type Family, type Segment, segmentId } from '../bus/bus.js';
 import type { CheckpointStore, Intent } from './checkpoint-store.js';
 import type { SourceEvents } from './source-events.js';
+import {
+  lineBudget, oversizeError, RECORD_HEAD_BYTES, type LimitKind, type Oversize, type RecordLimits, type RecordStartTest,
+} from './record-limits.js';
 
 export interface FileTailOptions {
   host: string;
@@ -30,6 +35,13 @@ export interface FileTailOptions {
   /** Segments of this file published but not yet acknowledged, at most. */
   maxInFlight: number;
   readChunkBytes: number;
+  limits: RecordLimits;
+  isRecordStart: RecordStartTest;
+  /**
+   * Whether the file still starts as it did when it was identified. A copytruncate followed by a rewrite
+   * longer than our offset between two reads leaves the size above the offset; only the head tells.
+   */
+  stillSame?: () => Promise<boolean>;
   signal: AbortSignal;
 }
 
@@ -39,6 +51,9 @@ interface InFlight {
   promise: Promise<void>;
 }
 
+const LF = 0x0a;
+const EXCERPT_BYTES = 200;
+
 export class FileTail {
   path: string;
   readonly fileKey: string;
@@ -46,10 +61,20 @@ export class FileTail {
   readonly ino: number;
   finished = false;
   closed = false;
-  lastGrowth = Date.now();
+  /** The file was truncated (or rewritten) under us: the source forgets this tail and identifies the file anew. */
+  truncated = false;
+  /** When the file's size last changed, on the monotonic clock: a wall clock stepped back must not keep files open. */
+  lastGrowth = performance.now();
+  /** File size at the last read. */
+  lastSize = -1;
   private readPos: number;
   private segStart: number;
-  private parser: IncrementalParser<unknown>;
+  private parser: IncrementalParser<unknown> | null;
+  private parserFinished = false;
+  private lineStart: number;
+  private over: Oversize | null = null;
+  /** The last cut could not record its intent; it is retried before anything more is read. */
+  private blocked: { final: boolean } | null = null;
   private events: unknown[] = [];
   private errors: IngestError[] = [];
   private readonly replay: Intent[];
@@ -65,6 +90,7 @@ export class FileTail {
     const cp = o.checkpoints.get(o.fileKey);
     this.readPos = cp?.offset ?? 0;
     this.segStart = this.readPos;
+    this.lineStart = this.readPos;
     this.replay = cp ? [...cp.intents] : [];
     this.finished = (cp?.finished ?? false) && this.replay.length === 0;
     this.parser = o.createParser(this.readPos);
@@ -74,6 +100,22 @@ export class FileTail {
   /** Acknowledged offset plus what is read but not yet acknowledged. */
   get position(): number {
     return this.readPos;
+  }
+
+  /** Read to the end seen last, nothing in flight, nothing held: closing it now loses nothing. */
+  get idleAtEnd(): boolean {
+    return this.lastSize >= 0 && !this.pumping && this.inFlight.length === 0 && !this.over && !this.blocked
+      && this.replay.length === 0 && this.readPos >= this.lastSize;
+  }
+
+  /** A segment's intent could not be written (a full disk): nothing more is read until it can. */
+  get checkpointBlocked(): boolean {
+    return this.blocked !== null;
+  }
+
+  /** Everything below this offset is accounted for by an emitted record or error. */
+  private get settled(): number {
+    return this.over ? this.over.start : (this.parser as IncrementalParser<unknown>).settled;
   }
 
   /** Reads what is there; `final` says the file will not grow any more (finish the parser). */
@@ -95,9 +137,6 @@ export class FileTail {
     await Promise.all(this.inFlight.map((f) => f.promise));
   }
 
-  /** The file was truncated under us: the source forgets this tail and identifies the file anew. */
-  truncated = false;
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -106,36 +145,59 @@ export class FileTail {
 
   private async pumpOnce(final: boolean): Promise<void> {
     if (this.closed) return;
+    if (this.blocked) {
+      const { final: wasFinal } = this.blocked;
+      if (!(await this.cut(wasFinal))) return;
+      if (wasFinal) { this.markFinished(); return; }
+    }
     let size = (await this.o.handle.stat()).size;
     if (this.finished && this.replay.length === 0) {
-      // A file finished earlier (by `ingest`, or as superseded) that grew since: read on from where it ended.
+      // A file finished earlier (by `ingest`, or as superseded) that grew since: read on from where it ended,
+      // with a fresh parser (the old one was finished).
       if (size <= this.readPos) return;
       this.finished = false;
+      this.restartParser(this.readPos);
     }
-    if (size < this.readPos) {
+    if (size < this.readPos || (size !== this.lastSize && this.o.stillSame && !(await this.o.stillSame()))) {
       this.o.events.fileTruncated(this.path, this.fileKey, size, this.readPos);
       this.truncated = true;
-      // The bytes we knew are gone; what is there now is another file's content under a known
-      // identity. Start over from 0 with a fresh parser: a new first line gives a new file key
-      // on the next discovery, and this tail ends here.
+      // The bytes we knew are gone; what is there now is another file's content under a known identity.
+      // This tail ends here; the source forgets its checkpoint and identifies the file anew from 0.
       this.finished = true;
       return;
     }
+    // Growth is a size change, not bytes read: a tail that re-reads while skipping an oversized record is idle.
+    if (size !== this.lastSize) this.lastGrowth = performance.now();
+    this.lastSize = size;
     for (;;) {
       if (this.o.signal.aborted) return;
       const replay = this.replay[0];
       const limit = replay ? Math.min(replay.end, size) : size;
+      const ended = replay ? replay.final : final;
       while (this.readPos < limit) {
         if (this.o.signal.aborted) return;
-        const n = Math.min(this.buf.length, limit - this.readPos);
+        if (this.over) {
+          if (!(await this.skipOversized(limit, ended))) break;
+          continue;
+        }
+        const parser = this.parser as IncrementalParser<unknown>;
+        // Never hand the parser more than one byte past the event limit, so the check below is exact
+        // whatever the read size: a replay drops exactly what the original run dropped.
+        const room = parser.settled + this.o.limits.maxEventBytes + 1 - this.readPos;
+        const n = Math.min(this.buf.length, limit - this.readPos, room);
         const { bytesRead } = await this.o.handle.read(this.buf, 0, n, this.readPos);
         if (bytesRead === 0) break;
-        const out = this.parser.push(Buffer.from(this.buf.subarray(0, bytesRead)));
-        this.readPos += bytesRead;
-        this.lastGrowth = Date.now();
-        this.o.events.bytesRead(this.path, bytesRead);
-        this.collect(out.events, out.errors);
-        if (!replay && this.parser.settled - this.segStart >= this.o.segmentBytes) await this.cut(false);
+        const budget = lineBudget(this.buf.subarray(0, bytesRead), this.readPos, this.lineStart, this.o.limits.maxLineBytes);
+        this.lineStart = budget.lineStart;
+        if (budget.cut > 0) {
+          const out = parser.push(Buffer.from(this.buf.subarray(0, budget.cut)));
+          this.readPos += budget.cut;
+          this.o.events.bytesRead(this.path, budget.cut);
+          this.collect(out.events, out.errors);
+        }
+        if (budget.longLineStart !== null) this.trip('line_too_long', budget.longLineStart, budget.longLineStart + this.o.limits.maxLineBytes);
+        else if (this.readPos - parser.settled > this.o.limits.maxEventBytes) this.trip('event_too_large', parser.settled, parser.settled + this.o.limits.maxEventBytes);
+        if (!replay && this.settled - this.segStart >= this.o.segmentBytes && !(await this.cut(false))) return;
       }
       if (replay) {
         if (this.readPos < replay.end) return; // the file is shorter than the intent: wait for it
@@ -145,17 +207,103 @@ export class FileTail {
         this.replay.shift();
         if (replay.final) { this.markFinished(); return; }
         size = (await this.o.handle.stat()).size;
+        this.lastSize = size;
         continue;
       }
       break;
     }
-    if (final) {
+    // A finished file that ends inside an oversized record: that record runs to the end of the file.
+    if (final && this.over && !this.o.signal.aborted) await this.skipOversized(this.readPos, true);
+    if (final && !this.over) {
       this.collectFinish();
-      await this.cut(true);
+      if (!(await this.cut(true))) return;
       this.markFinished();
-    } else if (this.parser.settled > this.segStart || this.events.length > 0 || this.errors.length > 0) {
+    } else if (this.settled > this.segStart || this.events.length > 0 || this.errors.length > 0) {
       await this.cut(false);
     }
+  }
+
+  /** The record at the parser's settled offset is over a limit: drop the parser, look for the next record from `scanFrom`. */
+  private trip(kind: LimitKind, lineStart: number, scanFrom: number): void {
+    this.over = { kind, start: (this.parser as IncrementalParser<unknown>).settled, lineStart, scanFrom };
+    this.parser = null; // lets the bytes it held go
+    this.readPos = scanFrom;
+  }
+
+  /**
+   * Reads on from `readPos` up to `limit` looking for a line feed followed by a line that starts a record.
+   * True once reading resumed there (or at the end of a finished file); false to wait for more bytes.
+   */
+  private async skipOversized(limit: number, final: boolean): Promise<boolean> {
+    while (this.readPos < limit) {
+      const n = Math.min(this.buf.length, limit - this.readPos);
+      const { bytesRead } = await this.o.handle.read(this.buf, 0, n, this.readPos);
+      if (bytesRead === 0) break;
+      const chunk = this.buf.subarray(0, bytesRead);
+      for (let p = 0; ;) {
+        const nl = chunk.indexOf(LF, p);
+        if (nl < 0) {
+          this.o.events.bytesRead(this.path, bytesRead);
+          this.readPos += bytesRead;
+          break;
+        }
+        const at = this.readPos + nl + 1;
+        const head = await this.lineHead(chunk, nl + 1, at, final);
+        if (head === null) {
+          // The next line is not complete enough to judge: look at this line feed again on the next read.
+          this.o.events.bytesRead(this.path, nl);
+          this.readPos += nl;
+          return false;
+        }
+        if (head.length > 0 && this.o.isRecordStart(head)) {
+          this.o.events.bytesRead(this.path, nl + 1);
+          await this.resume(at, false);
+          return true;
+        }
+        p = nl + 1;
+      }
+    }
+    if (final && this.readPos >= limit) {
+      await this.resume(limit, true);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Up to RECORD_HEAD_BYTES of the line at `at`, read past the current limit when needed (a replay ends at
+   * the record start the original run judged by these same bytes); null while that line is too short to
+   * judge and may still grow.
+   */
+  private async lineHead(chunk: Buffer, rel: number, at: number, final: boolean): Promise<Buffer | null> {
+    let head = chunk.subarray(rel, rel + RECORD_HEAD_BYTES);
+    if (head.length < RECORD_HEAD_BYTES) {
+      const more = Buffer.alloc(RECORD_HEAD_BYTES);
+      const { bytesRead } = await this.o.handle.read(more, 0, more.length, at);
+      head = more.subarray(0, bytesRead);
+    }
+    if (head.length < RECORD_HEAD_BYTES && !head.includes(LF) && !final) return null;
+    return head;
+  }
+
+  private async resume(at: number, atEnd: boolean): Promise<void> {
+    const over = this.over as Oversize;
+    const excerpt = Buffer.alloc(Math.min(EXCERPT_BYTES, at - over.start));
+    await this.o.handle.read(excerpt, 0, excerpt.length, over.start);
+    this.errors.push(oversizeError(
+      { host: this.o.host, source: this.o.source, file: this.path, file_key: this.fileKey, limits: this.o.limits },
+      over, at, excerpt, atEnd,
+    ));
+    this.o.events.recordDropped(this.path, over.kind, over.start, at - over.start);
+    this.over = null;
+    this.restartParser(at);
+  }
+
+  private restartParser(at: number): void {
+    this.parser = this.o.createParser(at);
+    this.parserFinished = false;
+    this.readPos = at;
+    this.lineStart = at;
   }
 
   private collect(events: unknown[], errors: IngestError[]): void {
@@ -164,6 +312,8 @@ export class FileTail {
   }
 
   private collectFinish(): void {
+    if (this.parserFinished || !this.parser) return;
+    this.parserFinished = true;
     const out = this.parser.finish();
     this.collect(out.events, out.errors);
   }
@@ -174,10 +324,13 @@ export class FileTail {
     this.o.events.fileFinished(this.path, this.fileKey, this.readPos);
   }
 
-  /** Cuts [segStart, end) into a segment, records the intent (unless replaying one) and publishes it. */
-  private async cut(final: boolean, forcedEnd?: number): Promise<void> {
-    const end = forcedEnd ?? (final ? this.readPos : this.parser.settled);
-    if (end <= this.segStart && this.events.length === 0 && this.errors.length === 0) return;
+  /**
+   * Cuts [segStart, end) into a segment, records the intent (unless replaying one) and publishes it.
+   * False when the intent could not be written: nothing was published and the cut is retried later.
+   */
+  private async cut(final: boolean, forcedEnd?: number): Promise<boolean> {
+    const end = forcedEnd ?? (final ? this.readPos : this.settled);
+    if (end <= this.segStart && this.events.length === 0 && this.errors.length === 0) { this.blocked = null; return true; }
     while (this.inFlight.length >= this.o.maxInFlight && !this.o.signal.aborted) await this.inFlight[0]?.promise;
     const segment: Segment = {
       id: segmentId(this.o.host, this.fileKey, this.segStart, end),
@@ -191,7 +344,16 @@ export class FileTail {
       events: this.events,
       errors: this.errors,
     };
-    if (forcedEnd === undefined) this.o.checkpoints.recordIntent(this.fileKey, this.path, segment.start, end, final);
+    if (forcedEnd === undefined) {
+      try {
+        this.o.checkpoints.recordIntent(this.fileKey, this.path, segment.start, end, final);
+      } catch (error) {
+        this.o.events.checkpointFailed(this.path, error as Error);
+        this.blocked = { final };
+        return false;
+      }
+    }
+    this.blocked = null;
     this.events = [];
     this.errors = [];
     this.segStart = end;
@@ -202,6 +364,7 @@ export class FileTail {
       else this.inFlight.splice(this.inFlight.indexOf(entry)); // stopping: this and later ones replay after restart
     });
     this.inFlight.push(entry);
+    return true;
   }
 
   /** Retries a failed publish of the same segment with capped exponential backoff while running. */

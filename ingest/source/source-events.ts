@@ -1,5 +1,6 @@
 // What sources tell the outside world. Tailers do not log: they call this narrow object and the CLI
 // turns the calls into pino lines and Prometheus counters in one place (STYLE §3).
+import type { LimitKind } from './record-limits.js';
 
 export interface SourceEvents {
   fileAdded(path: string, fileKey: string, offset: number): void;
@@ -12,6 +13,12 @@ export interface SourceEvents {
   publishFailed(path: string, error: Error, attempt: number): void;
   readFailed(path: string, error: Error): void;
   replayed(path: string, start: number, end: number): void;
+  /** A record over `max_event_bytes` or a line over `max_line_bytes` was dropped (it is also an IngestError). */
+  recordDropped(path: string, kind: LimitKind, offset: number, length: number): void;
+  /** The checkpoint journal could not be written (a full disk): reading of the file waits and retries. */
+  checkpointFailed(path: string, error: Error): void;
+  /** `max_open_files` is reached: `waiting` files were left unopened on this scan. */
+  openFilesLimited(open: number, waiting: number): void;
 }
 
 const noop = (): void => {};
@@ -19,4 +26,5 @@ const noop = (): void => {};
 export const silentSourceEvents: SourceEvents = {
   fileAdded: noop, fileRotated: noop, fileTruncated: noop, fileDeleted: noop, fileFinished: noop,
   bytesRead: noop, segmentPublished: noop, publishFailed: noop, readFailed: noop, replayed: noop,
+  recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop,
 };

@@ -3,6 +3,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createTjParser, hourFromFileName } from '../../parsers/tj/index.js';
+import { matchHeader } from '../../parsers/tj/header.js';
 import type { FileSourceOptions } from './file-source.js';
 
 export interface TjSourceSettings {
@@ -46,11 +47,15 @@ export async function discoverTjFiles(location: string): Promise<string[]> {
     }
   };
   await walk(location, 0);
-  const key = (p: string): string => `${hourFromFileName(p) ?? ''}|${p}`;
-  return found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  // Keys computed once per file, not per comparison: a location with thousands of files is listed every poll.
+  const keyed = found.map((p) => ({ p, key: `${hourFromFileName(p) ?? ''}|${p}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.p);
 }
 
-export function tjSourceParts(s: TjSourceSettings, host: string): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'> {
+export function tjSourceParts(
+  s: TjSourceSettings, host: string,
+): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded' | 'isRecordStart'> {
   return {
     discover: () => discoverTjFiles(s.location),
     watchRoots: [s.location],
@@ -58,6 +63,9 @@ export function tjSourceParts(s: TjSourceSettings, host: string): Pick<FileSourc
       host, source: 'tj', file: path, file_key: identity.file_key, offset,
       hour: hourFromFileName(path) ?? s.hour, tz: s.tz,
     }),
+    // After an oversized event, reading resumes at the next line with an event header. A quoted value
+    // may hold such a line (the framer knows, this test does not): then that line's remainder is garbage.
+    isRecordStart: (head) => matchHeader(head, 0, head.length, true) >= 0,
     isSuperseded(path, allPaths, idleMs) {
       if (idleMs < s.idle_finish_ms) return false;
       const dir = dirname(path);

@@ -49,8 +49,9 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
     const url = new URL(target.clickhouse);
     const client = createClient({
       url: `${url.protocol}//${url.host}`,
-      username: env.PERFPIPE_CLICKHOUSE_USER ?? (decodeURIComponent(url.username) || 'default'),
-      password: env.PERFPIPE_CLICKHOUSE_PASSWORD ?? decodeURIComponent(url.password),
+      // Credentials only from the environment: config refuses a URL that carries them (it would be logged).
+      username: env.PERFPIPE_CLICKHOUSE_USER ?? 'default',
+      password: env.PERFPIPE_CLICKHOUSE_PASSWORD ?? '',
       database: target.database ?? (url.pathname.replace(/^\//, '') || 'default'),
       request_timeout: 60_000,
       compression: { request: true, response: true },

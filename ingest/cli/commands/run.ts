@@ -9,7 +9,7 @@ import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/da
 import { ConfigError } from '../../errors.js';
 import { configFromFlags } from '../config-from-flags.js';
 
-const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
+const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 
 export async function runCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configFromFlags(argv, USAGE);
@@ -19,7 +19,7 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
     if (other) throw new ConfigError(`another perfpipe run (pid ${other.pid}) already uses the data directory ${config.data}`);
   }
   if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(config.listen)) {
-    log.warn({ listen: config.listen }, 'listening beyond loopback: /sql requires the token in the data directory');
+    log.warn({ listen: config.listen }, 'listening beyond loopback: /sql and /metrics require the PERFPIPE_HTTP_TOKEN bearer token');
   }
   const token = randomBytes(24).toString('hex');
   let pipeline: Pipeline | null = null;
