@@ -34,7 +34,7 @@ test('every mistake is reported at once with its path, the value found and what 
     '  clickhouse: expected an http(s) URL, e.g. "http://127.0.0.1:8123"',
     '  sources[0].tz: "MSK+3" is not an IANA zone; expected e.g. "Europe/Moscow"',
     '  sources[1].location: is required; expected a string',
-    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg", "apdex", "atop"',
+    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg", "apdex", "atop", "atop_raw", "atop_spawn"',
     '  pipeline.segment_bytes: "big" is not valid; expected a number',
     '  (top level): unknown key "hots"',
   ].join('\n'));

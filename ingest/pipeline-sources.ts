@@ -10,6 +10,7 @@ import { tjSourceParts } from './source/tj-source.js';
 import { pgSourceParts } from './source/pg-source.js';
 import { apdexSourceParts } from './source/apdex-source.js';
 import { atopSourceParts } from './source/atop-source.js';
+import { createAtopCommandSource } from './source/atop-command-sources.js';
 import { fnv1a64Hex } from './source/fingerprint.js';
 import type { Metrics } from './observe/metrics.js';
 import { sourceTelemetry } from './observe/source-telemetry.js';
@@ -34,6 +35,14 @@ export function createSources(
   const p = config.pipeline;
   return config.sources.map((s) => {
     const events = sourceTelemetry(s.type, log, metrics);
+    if (s.type === 'atop_raw' || s.type === 'atop_spawn') {
+      // These run atop themselves and read no file directly (ingest/source/atop-command-sources.ts).
+      return createAtopCommandSource(s, {
+        host: config.host, mode, publish, events: options.wrapEvents ? options.wrapEvents(events) : events,
+        checkpointDir: checkpointDirFor(config.data, s.type, s.location), pollIntervalMs: p.poll_interval_ms,
+        segmentBytes: Math.min(p.segment_bytes, options.maxSegmentBytes ?? Infinity),
+      });
+    }
     return createFileSource({
       source: s.type, family: s.type, host: config.host,
       checkpointDir: checkpointDirFor(config.data, s.type, s.location),
@@ -51,6 +60,9 @@ export function createSources(
       readChunkBytes: Math.min(p.read_chunk_bytes, options.maxSegmentBytes ?? Infinity),
       maxInFlightPerFile: p.max_in_flight_per_file,
       backfillConcurrency: p.backfill_concurrency,
+      limits: { maxEventBytes: p.max_event_bytes, maxLineBytes: p.max_line_bytes },
+      maxOpenFiles: p.max_open_files,
+      rotateWaitMs: p.rotate_wait_ms,
     });
   });
 }

@@ -8,6 +8,7 @@ import { parseFlags } from './args.js';
 import { PIPELINE_OPTIONS } from './config-from-flags.js';
 import { apdexSourcesFromFlags, applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
 import { applyAlertFlags } from './alert-flags.js';
+import { atopSourcesFromFlags } from './atop-flags.js';
 
 export const ROLE_OPTIONS = {
   ...PIPELINE_OPTIONS,
@@ -42,6 +43,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   sources.push(...pgSourcesFromFlags(values));
   sources.push(...apdexSourcesFromFlags(values));
   applyTimeFlags(sources, values.tz, values.hour);
+  sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');
   if (config.bus.type !== 'kafka') throw new ConfigError(`${role}: no Kafka bus: give --kafka BROKERS or set bus.type: kafka in the config file\nusage: ${usage}`);

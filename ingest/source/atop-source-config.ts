@@ -6,7 +6,7 @@ export const AtopSourceConfigSchema = z.strictObject({
   type: z.literal('atop'),
   /**
    * A file atop -P output is appended to, or a directory of such files (top level only, see `pattern`). Required.
-   * Binary raw logs (`/var/log/atop/atop_YYYYMMDD`, `atop -w`) are not text: replay them with `atop -r FILE -P …`.
+   * Binary raw logs (`/var/log/atop/atop_YYYYMMDD`, `atop -w`) are not text: read them with an `atop_raw` source.
    */
   location: z.string().min(1),
   /** When `location` is a directory: base names to read, a glob with `*` and `?` (case-insensitive). Default `*.txt`. */

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { startPipeline } from '../../pipeline.js';
 import { configFromFlags } from '../config-from-flags.js';
 
-const USAGE = 'perfpipe ingest (--tj DIR | --pg DIR [--pg-prefix P] [--pg-format stderr|csvlog|jsonlog] [--pg-filename PATTERN] | --apdex DIR | --atop PATH) [--tz ZONE] [--hour YYMMDDHH] [--host NAME] [--data DIR | --clickhouse URL] [--config FILE]';
+const USAGE = 'perfpipe ingest (--tj DIR | --pg DIR [--pg-prefix P] [--pg-format stderr|csvlog|jsonlog] [--pg-filename PATTERN] | --apdex DIR | --atop PATH | --atop-raw DIR) [--tz ZONE] [--hour YYMMDDHH] [--host NAME] [--data DIR | --clickhouse URL] [--config FILE]';
 
 export async function ingestCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configFromFlags(argv, USAGE);
