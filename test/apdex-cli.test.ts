@@ -21,8 +21,10 @@ const C = 'ФормированиеОтчетаОстатки';
 const COUNT = '(all operations with a T, count-weighted)';
 const PRIORITY = '(Общая производительность системы, 1C priority-weighted)';
 
+// Ingesting an export files its settings in key_operations too: T and priority then read from there.
+const PRIORITY_OF: Record<string, number> = { [A]: 1, [B]: 2, [C]: 3 };
 const op = (operation: string, target_s: number, n: number, satisfied: number, tolerating: number, frustrated: number, apdex: number) =>
-  ({ operation, target_s, n, satisfied, tolerating, frustrated, apdex });
+  ({ operation, source: 'export', target_s, target_from: 'key_operations', priority: PRIORITY_OF[operation], min_level: null, n, satisfied, tolerating, frustrated, apdex });
 const total = (label: string, n: number, satisfied: number, tolerating: number, frustrated: number, apdex: number, rating: string) =>
   ({ label, n, satisfied, tolerating, frustrated, apdex, rating });
 
@@ -97,8 +99,8 @@ test.serial('a file rewritten under the same name with new content is read as a 
 
 test.serial('the table and csv formats carry the same numbers for people', async (t) => {
   const csv = await runCli(['report', 'apdex', '--format', 'csv', '--data', data, ...windowFlags]);
-  t.is(csv.stdout.split('\n')[0], 'scope,operation,target_s,n,satisfied,tolerating,frustrated,apdex,rating');
-  t.true(csv.stdout.includes(`operation,${A},1,8,3,3,2,0.563,Poor`));
+  t.is(csv.stdout.split('\n')[0], 'scope,operation,target_s,n,satisfied,tolerating,frustrated,apdex,rating,source');
+  t.true(csv.stdout.includes(`operation,${A},1,8,3,3,2,0.563,Poor,export`));
   const table = await runCli(['report', 'apdex', '--data', data, ...windowFlags]);
   // After the rewrite: count-weighted (11 + 4/2)/18 = 0.722.
   t.regex(table.stdout, /overall_count_weighted\s+\(all operations with a T, count-weighted\)\s+18\s+11\s+4\s+3\s+0\.722\s+Fair/);
@@ -107,7 +109,7 @@ test.serial('the table and csv formats carry the same numbers for people', async
 test('unusable report arguments exit 2 and say what is expected', async (t) => {
   const name = await runCli(['report', 'apdx', '--data', join(work, 'never')]);
   t.is(name.code, 2);
-  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, pg-locks, locks, run-compare\n');
+  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, pg-locks, locks, all, run-compare\n');
   const time = await runCli(['report', 'apdex', '--from', 'yesterday', '--data', join(work, 'never')]);
   t.is(time.code, 2);
   t.is(time.stderr, 'perfpipe: --from: "yesterday" is not a time; expected ISO-8601 (e.g. "2026-11-30T10:00:00Z") or Unix seconds\n');

@@ -3,8 +3,16 @@
 
 export interface ApdexOperation {
   operation: string;
-  /** T in seconds; null when neither key_operations nor the export gives one (then no APDEX). */
+  /** `export`: measured by the performance-evaluation subsystem; `tj`: TJ CALLs matched by a config rule. */
+  source: string;
+  /** T in seconds; null when neither the config, key_operations nor the export gives one (then no APDEX). */
   target_s: number | null;
+  /** Where T comes from: `config`, `key_operations`, `export`, or '' (none). */
+  target_from: string;
+  /** 1 = most important; weights the priority-weighted overall. */
+  priority: number | null;
+  /** Minimum acceptable APDEX of the operation (apdex.md §1). */
+  min_level: number | null;
   n: number;
   satisfied: number | null;
   tolerating: number | null;
@@ -43,14 +51,15 @@ export function apdexReport(rows: Record<string, unknown>[]): ApdexReport {
   };
   return {
     operations: rows.filter((r) => r.scope === 'operation').map((r) => ({
-      operation: String(r.operation), target_s: num(r.target_s), n: Number(r.n), satisfied: num(r.satisfied),
+      operation: String(r.operation), source: String(r.source), target_s: num(r.target_s), target_from: String(r.target_from),
+      priority: num(r.priority), min_level: num(r.min_level), n: Number(r.n), satisfied: num(r.satisfied),
       tolerating: num(r.tolerating), frustrated: num(r.frustrated), apdex: num(r.apdex),
     })),
     overall: { count_weighted: overall('overall_count_weighted'), priority_weighted: overall('overall_priority_weighted') },
   };
 }
 
-const HEAD = ['scope', 'operation', 'target_s', 'n', 'satisfied', 'tolerating', 'frustrated', 'apdex', 'rating'] as const;
+const HEAD = ['scope', 'operation', 'target_s', 'n', 'satisfied', 'tolerating', 'frustrated', 'apdex', 'rating', 'source'] as const;
 
 function lines(rows: Record<string, unknown>[]): string[][] {
   const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
@@ -66,7 +75,7 @@ export function apdexCsv(rows: Record<string, unknown>[]): string {
 /** Aligned columns; numbers right-aligned. Widths count code points, so Cyrillic names line up too. */
 export function apdexTable(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '(no APDEX measurements in this window)\n';
-  const all = [['scope', 'operation', 'T, s', 'N', 'S', 'A', 'F', 'APDEX', 'rating'], ...lines(rows)];
+  const all = [['scope', 'operation', 'T, s', 'N', 'S', 'A', 'F', 'APDEX', 'rating', 'source'], ...lines(rows)];
   const len = (s: string): number => [...s].length;
   const widths = all[0]!.map((_, i) => Math.max(...all.map((l) => len(l[i] ?? ''))));
   const right = new Set([2, 3, 4, 5, 6, 7]);

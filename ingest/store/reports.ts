@@ -4,16 +4,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClickHouseClient, DataFormat } from '@clickhouse/client';
 import { packageRoot } from '../package-root.js';
+import { keyOperationParams } from '../apdex/key-operation-params.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './query.js';
 
 export function reportSql(name: string): string {
   return readFileSync(join(packageRoot(), 'queries', 'reports', `${name}.sql`), 'utf8');
 }
 
+/**
+ * Parameters with a meaning when a caller leaves them out: apdex.sql's configured key operations default to none
+ * (the export's operations and settings alone), so callers that know no config (demo, run-compare) need not pass them.
+ */
+const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = { apdex: keyOperationParams([]) };
+
+/** The parameters a report runs with: its defaults, then what the caller gave. */
+export function reportParams(name: string, params: Record<string, unknown>): Record<string, unknown> {
+  return { ...DEFAULT_PARAMS[name], ...params };
+}
+
 export async function runReport(client: ClickHouseClient, name: string, params: Record<string, unknown>, format: OutputFormat): Promise<string> {
   const result = await client.exec({
     query: reportSql(name),
-    query_params: params,
+    query_params: reportParams(name, params),
     clickhouse_settings: { default_format: OUTPUT_FORMATS[format] as DataFormat, output_format_pretty_color: 0, output_format_pretty_row_numbers: 0 },
   });
   const chunks: Buffer[] = [];
@@ -22,6 +34,6 @@ export async function runReport(client: ClickHouseClient, name: string, params: 
 }
 
 export async function reportRows<T>(client: ClickHouseClient, name: string, params: Record<string, unknown>): Promise<T[]> {
-  const rs = await client.query({ query: reportSql(name), query_params: params, format: 'JSONEachRow' });
+  const rs = await client.query({ query: reportSql(name), query_params: reportParams(name, params), format: 'JSONEachRow' });
   return rs.json<T>();
 }

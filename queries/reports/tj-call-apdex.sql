@@ -1,7 +1,8 @@
 -- Provisional APDEX of server calls: CALL events grouped by the first line of their context (the form
--- or command a user ran), with one target time T for all. APDEX = (S + T/2) / N, where S = calls within
--- T, T(olerating) = calls within 4T (apdex.md). Key-operation APDEX with per-operation targets comes
--- from the performance-evaluation export (issue "APDEX"); this is what the journal alone can tell.
+-- or command a user ran), with one target time T for all. APDEX = (S + A/2) / N, where S = calls within
+-- T, A = calls within 4T (apdex.md §1). For a first look at which contexts to name as key operations: named
+-- operations with their own T, priority and minimum level come from the config's `apdex.operations` rules and
+-- are reported by apdex.sql beside the export's (`report apdex --config FILE`).
 SELECT
     context_first AS operation,
     count() AS n,

@@ -10,5 +10,5 @@ SELECT
 FROM tj_events
 WHERE event = 'TLOCK' AND notEmpty(wait_connections) AND ts >= {from:DateTime64(6)} AND ts < {to:DateTime64(6)}
 GROUP BY infobase, region
-ORDER BY total_wait_ms DESC
+ORDER BY total_wait_ms DESC, infobase, region
 LIMIT {limit:UInt32}
