@@ -9,6 +9,7 @@ command -v pgbadger >/dev/null 2>&1 || need+=(pgbadger)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v java >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
+command -v chromium >/dev/null 2>&1 || need+=(chromium) # renders the HTML report in test/report-html.test.ts
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "test-env: missing ${need[*]}; install them (apt-get install ${need[*]}) or their tests will skip" >&2

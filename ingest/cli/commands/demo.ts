@@ -1,6 +1,7 @@
 // `perfpipe demo`: the first thing a newcomer runs. Simulates a short 1C load test live (TJ files
-// written as events happen), ingests it on the embedded default while it is being written, and prints
-// the reports. No server needed; the data stays in the demo folder for `perfpipe sql`.
+// written as events happen), ingests it on the embedded default while it is being written, prints the
+// reports and writes them as one HTML page (report.html). No server needed; the data stays in the demo
+// folder for `perfpipe sql`.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -18,6 +19,9 @@ import { reportRows } from '../../store/reports.js';
 import { apdexTable } from '../apdex-report-output.js';
 import { parseFlags } from '../args.js';
 import { START_RUN, STOP_RUN } from './runs.js';
+import { windowParams } from '../report-window.js';
+import { collectReportPage, SECTIONS } from '../../report-html/collect-page.js';
+import { writeReportPage } from '../../report-html/write-page.js';
 
 const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
 
@@ -82,7 +86,8 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   writeFileSync(join(apdex, 'export.xml'), encodeExport(writeApdexExport(operations, { shape: 'attributes' })));
   const storedAll = written.events + exported;
   while (stored() < storedAll && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
-  await pipeline.store.client.command({ query: STOP_RUN, query_params: { name: 'demo', at: Date.now() } });
+  const stopped = Date.now();
+  await pipeline.store.client.command({ query: STOP_RUN, query_params: { name: 'demo', at: stopped } });
 
   const params = { from: Math.floor(start.getTime() / 1000) - 3600, to: Math.ceil(Date.now() / 1000) + 3600, target_us: 1_500_000, limit: 10 };
   const client = pipeline.store.client;
@@ -95,8 +100,15 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   await section('Events by type', 'tj-event-summary');
   await section('Managed-lock waits by lock space', 'tj-lock-waits');
   await section('Lock timeouts and deadlocks: victim and culprit connections', 'tj-lock-victims');
+  // The same page `report all --run demo --html FILE` writes: the run's window, every section with data.
+  const run = { from: start.getTime() / 1000, to: stopped / 1000 };
+  const page = await collectReportPage((name, extra = {}) => reportRows<Record<string, unknown>>(client, name, { ...windowParams(run), ...extra }), SECTIONS, {
+    title: 'Load test report (perfpipe demo)', run: 'demo', window: run, timeZone: tz, generatedAt: Date.now(),
+  });
+  const html = writeReportPage(join(dir, 'report.html'), page);
+  out.write(`HTML report (charts and tables, one file, opens offline): ${relative(process.cwd(), html.path) || html.path}\n\n`);
   await pipeline.stop();
   const rel = relative(process.cwd(), data) || data;
-  out.write(`The data stays in ${rel} (the run is named "demo"). Ask it anything, e.g.\n  npx perfpipe sql "SELECT event, count() FROM tj_events GROUP BY event" --data ${rel}\n  npx perfpipe report apdex --run demo --data ${rel}\n  npx perfpipe report locks --run demo --format json --data ${rel}\n`);
+  out.write(`The data stays in ${rel} (the run is named "demo"). Ask it anything, e.g.\n  npx perfpipe sql "SELECT event, count() FROM tj_events GROUP BY event" --data ${rel}\n  npx perfpipe report apdex --run demo --data ${rel}\n  npx perfpipe report locks --run demo --format json --data ${rel}\n  npx perfpipe report all --run demo --html report.html --data ${rel}\n`);
   return stored() === storedAll ? 0 : 1;
 }

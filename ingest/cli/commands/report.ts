@@ -1,4 +1,5 @@
-// `perfpipe report <name>`: a named report over the store, as JSON for scripts or a table/CSV for people.
+// `perfpipe report <name>`: a named report over the store, as JSON for scripts, a table/CSV for people, or with
+// `--html FILE` one self-contained page of charts and tables (ingest/report-html/; `report all --html` has every section).
 // Each report is one SQL file in queries/reports/ plus the shaping of its rows; times are ISO-8601 or Unix s.
 import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
 import { ConfigError } from '../../errors.js';
@@ -11,8 +12,13 @@ import { openStoreAccess } from '../store-access.js';
 import { rowsCsv, rowsTable } from '../rows-output.js';
 import { runCompare } from '../run-compare.js';
 import { runWindow } from './runs.js';
+import { reportParamsFromConfig } from '../../apdex/key-operation-params.js';
+import { isValidTimeZone } from '../../../parsers/tj/event-time.js';
+import { systemTimeZone } from '../../source/tj-source-config.js';
+import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../report-html/collect-page.js';
+import { writeReportPage } from '../../report-html/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | run-compare A B) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--format table|json|csv]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | all | run-compare A B) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -38,34 +44,79 @@ const REPORTS: Record<string, Report> = {
     async render(rows, format) {
       // The victim and wait queries cap their rows; the cap is far above a load test's lock events.
       const limit = { limit: 100_000 };
-      const report = locksReport(
-        await rows('tj-lock-victims', limit), await rows('tj-lock-deadlocks', limit),
-        await rows('tj-lock-wait-events', limit), await rows('tj-lock-waits', { limit: 20 }),
-      );
+      const report = locksReport({
+        culprits: await rows('tj-lock-culprits', limit), deadlocks: await rows('tj-lock-deadlocks', limit),
+        waits: await rows('tj-lock-wait-events', limit), regions: await rows('tj-lock-waits', { limit: 20 }),
+        minutes: await rows('tj-lock-minutes', limit), contexts: await rows('tj-lock-contexts', { limit: 20 }),
+      });
       return format === 'json' ? `${JSON.stringify(report)}\n` : locksText(report, format);
     },
   },
 };
 
+/** The HTML page (`--html FILE`) of each report; `all` is the full page and has no text form. */
+const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName[] }> = {
+  apdex: { title: 'APDEX report', sections: ['apdex'] },
+  locks: { title: '1C managed-lock report', sections: ['locks'] },
+  'pg-locks': { title: 'PostgreSQL lock report', sections: ['pg'] },
+  all: { title: 'Load test report', sections: SECTIONS },
+};
+
+interface HtmlFlags { html?: string | undefined; tz?: string | undefined; format?: string | undefined }
+
+/** The page's time zone (default the machine's), checked before any query runs; --html excludes --format. */
+function htmlZone(values: HtmlFlags): string {
+  if (values.format !== undefined) throw new ConfigError('--html and --format exclude each other: the page is its own format');
+  const tz = values.tz ?? systemTimeZone();
+  if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);
+  return tz;
+}
+
 export async function reportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     ...STORE_OPTIONS, run: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', short: 'f' },
+    html: { type: 'string' }, tz: { type: 'string' }, config: { type: 'string', short: 'c' },
   }, USAGE);
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [name, ...extra] = positionals;
   if (name === undefined) throw new ConfigError(`report: no report named\nusage: ${USAGE}`);
+  if (values.tz !== undefined && values.html === undefined) throw new ConfigError('--tz sets the time zone of the HTML page; give --html FILE too');
   if (name === 'run-compare') return compareCommand(extra, values);
   const report = REPORTS[name];
-  if (report === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'run-compare'].join(', ')}`);
+  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'all', 'run-compare'].join(', ')}`);
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
+  if (values.html !== undefined) return htmlCommand(name, values.html, htmlZone(values), values);
+  if (report === undefined) throw new ConfigError(`report ${name}: the full report is an HTML page; give --html FILE`);
   const format = (values.format ?? 'table') as Format;
   if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
   const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
   if (values.run !== undefined && (values.from !== undefined || values.to !== undefined)) throw new ConfigError('--run and --from/--to exclude each other: a run is a window');
   const window = windowParams(values.run === undefined ? reportWindow(values.from, values.to) : await namedRunWindow(target, values.run));
-  const source = await openReportRows(target);
+  const source = await openReportRows(target, reportParamsFromConfig(values.config));
   try {
     process.stdout.write(await report.render((sql, more = {}) => source.rows(sql, { ...window, ...more }), format));
+  } finally {
+    await source.close();
+  }
+  return 0;
+}
+
+/** `--html FILE`: the report's sections as one self-contained page (ingest/report-html/), its path on stdout. */
+async function htmlCommand(name: string, file: string, timeZone: string, values: { data?: string | undefined; clickhouse?: string | undefined; run?: string | undefined; from?: string | undefined; to?: string | undefined; config?: string | undefined }): Promise<number> {
+  const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
+  if (values.run !== undefined && (values.from !== undefined || values.to !== undefined)) throw new ConfigError('--run and --from/--to exclude each other: a run is a window');
+  const asked = values.run === undefined ? reportWindow(values.from, values.to) : await namedRunWindow(target, values.run);
+  const params = windowParams(asked);
+  // A side the reader left open is open on the page too: the time axis then ends where the data does.
+  const window = values.run !== undefined ? asked : { from: values.from === undefined ? null : asked.from, to: values.to === undefined ? null : asked.to };
+  const source = await openReportRows(target, reportParamsFromConfig(values.config));
+  try {
+    const { title, sections } = HTML_PAGES[name] ?? HTML_PAGES.all!;
+    const page = await collectReportPage((sql, more = {}) => source.rows(sql, { ...params, ...more }), sections, {
+      title, run: values.run ?? null, window, timeZone, generatedAt: Date.now(),
+    });
+    const written = writeReportPage(file, page);
+    process.stdout.write(`wrote ${written.path} (${Math.ceil(written.bytes / 1024)} KB)\n`);
   } finally {
     await source.close();
   }
@@ -81,16 +132,22 @@ async function namedRunWindow(target: StoreTarget, name: string): Promise<{ from
   }
 }
 
-async function compareCommand(names: string[], values: { data?: string | undefined; clickhouse?: string | undefined; format?: string | undefined }): Promise<number> {
+async function compareCommand(names: string[], values: { data?: string | undefined; clickhouse?: string | undefined; format?: string | undefined; config?: string | undefined } & HtmlFlags): Promise<number> {
+  const timeZone = values.html === undefined ? null : htmlZone(values);
   const format = (values.format ?? 'table') as Format;
   if (!FORMATS.includes(format)) throw new ConfigError(`--format: ${JSON.stringify(values.format)} is not one of ${FORMATS.join(', ')}`);
   if (names.length !== 2) throw new ConfigError(`report run-compare: give two run names\nusage: ${USAGE}`);
   const target: StoreTarget = { data: values.data ?? DEFAULT_DATA_DIR, ...(values.clickhouse ? { clickhouse: values.clickhouse } : {}) };
   const runs = [];
   for (const name of names) runs.push({ name, window: await namedRunWindow(target, name) });
-  const source = await openReportRows(target);
+  const source = await openReportRows(target, reportParamsFromConfig(values.config));
   try {
-    process.stdout.write(await runCompare(source, runs, format));
+    if (values.html !== undefined && timeZone !== null) {
+      const written = writeReportPage(values.html, await collectComparePage(source, runs, { title: 'Run comparison', timeZone, generatedAt: Date.now() }));
+      process.stdout.write(`wrote ${written.path} (${Math.ceil(written.bytes / 1024)} KB)\n`);
+    } else {
+      process.stdout.write(await runCompare(source, runs, format));
+    }
   } finally {
     await source.close();
   }

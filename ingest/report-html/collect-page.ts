@@ -1,0 +1,125 @@
+// Gathers a ReportPage from the report SQL (queries/reports/), through the same row source the text reports use,
+// so the page and `perfpipe report … --format json` read the same numbers. The only I/O of the HTML report.
+import { apdexReport } from '../cli/apdex-report-output.js';
+import { locksReport } from '../cli/locks-report-output.js';
+import type { ReportParams, ReportRows } from '../cli/report-rows.js';
+import { runCompare } from '../cli/run-compare.js';
+import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
+import { parseUtc } from './time-format.js';
+
+export const SECTIONS = ['apdex', 'locks', 'pg', 'atop'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+type Row = Record<string, unknown>;
+/** Rows of queries/reports/<name>.sql with the window's parameters already bound. */
+export type WindowRows = (name: string, extra?: ReportParams) => Promise<Row[]>;
+
+export interface PageRequest {
+  title: string;
+  run: string | null;
+  /** Unix s; a side is null when the reader gave none (then the data decides where the time axis starts or ends). */
+  window: { from: number | null; to: number | null };
+  timeZone: string;
+  generatedAt: number;
+}
+
+/** Far above a load test's lock events; the same cap the text reports use. */
+const ALL = { limit: 100_000 };
+/** Minutes of APDEX timeline, one apdex.sql run each: a day of load test; a longer window draws its first day. */
+export const MAX_APDEX_MINUTES = 1440;
+/** The PostgreSQL table lists this many waits, longest first. */
+const LONGEST = 25;
+
+const n = (v: unknown): number => Number(v ?? 0);
+const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+export async function collectReportPage(rows: WindowRows, sections: readonly SectionName[], req: PageRequest): Promise<ReportPage> {
+  const want = new Set(sections);
+  const page: Omit<ReportPage, 'domain' | 'window'> = { title: req.title, run: req.run, timeZone: req.timeZone, generatedAt: req.generatedAt };
+  const seen: number[] = [];
+  const counts = want.has('locks') || want.has('pg') ? lockCounts((await rows('lock-counts'))[0] ?? {}) : null;
+  if (want.has('apdex')) {
+    const active = (await rows('apdex-active-minutes', { limit: MAX_APDEX_MINUTES + 1 })).map((r) => n(r.t));
+    const minutes: ApdexMinute[] = [];
+    // apdex.sql itself over each minute: the timeline cannot drift from `report apdex` (T rules, config, rounding).
+    for (const t of active.slice(0, MAX_APDEX_MINUTES)) {
+      for (const r of await rows('apdex', { from: `${t}.000`, to: `${t + 60}.000` })) {
+        if (r.apdex === null || r.apdex === undefined || r.scope === 'overall_priority_weighted') continue;
+        minutes.push({
+          t, scope: r.scope === 'operation' ? 'operation' : 'overall_count_weighted', operation: s(r.operation), source: r.scope === 'operation' ? s(r.source) : '',
+          n: n(r.n), satisfied: n(r.satisfied), tolerating: n(r.tolerating), frustrated: n(r.frustrated), apdex: n(r.apdex),
+        });
+      }
+    }
+    seen.push(...minutes.map((m) => m.t));
+    const totals = await rows('apdex');
+    const ratings = Object.fromEntries(totals.filter((r) => r.scope === 'operation').map((r) => [apdexKey(s(r.operation), s(r.source)), s(r.rating)]));
+    page.apdex = { report: apdexReport(totals), minutes, ratings, minutesCut: active.length > MAX_APDEX_MINUTES };
+  }
+  if (want.has('locks') && counts !== null) {
+    // The queries `report locks` runs, but single waits (an empty list): the page shows them per minute, space and context.
+    const report = locksReport({
+      culprits: await rows('tj-lock-culprits', ALL), deadlocks: await rows('tj-lock-deadlocks', ALL), waits: [],
+      regions: await rows('tj-lock-waits', { limit: 15 }), minutes: await rows('tj-lock-minutes', ALL), contexts: await rows('tj-lock-contexts', { limit: 10 }),
+    });
+    seen.push(...report.per_minute.map((m) => Math.floor(parseUtc(m.minute) / 1000)));
+    page.locks = { counts, report };
+  }
+  if (want.has('pg') && counts !== null) {
+    const minutes: PgMinute[] = (await rows('pg-lock-wait-minutes')).map((r) => ({
+      t: n(r.t), waits: n(r.waits), acquired: n(r.acquired), lock_timeouts: n(r.lock_timeouts), deadlocks: n(r.deadlocks), other: n(r.other), wait_s: n(r.wait_s),
+    }));
+    seen.push(...minutes.map((m) => m.t));
+    const episodes = (await rows('pg-lock-waits', ALL)).map(pgEpisode);
+    page.pg = { counts, minutes, episodes: episodes.length, longest: episodes.sort((a, b) => b.wait_ms - a.wait_ms).slice(0, LONGEST) };
+  }
+  if (want.has('atop')) {
+    const cpu: AtopCpuMinute[] = (await rows('atop-cpu-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), cpu_busy_pct: n(r.cpu_busy_pct), cpu_busy_pct_max: n(r.cpu_busy_pct_max) }));
+    const disks: AtopDiskMinute[] = (await rows('atop-disk-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), disk: s(r.disk), busy_pct: n(r.busy_pct), busy_pct_max: n(r.busy_pct_max) }));
+    seen.push(...cpu.map((m) => m.t), ...disks.map((m) => m.t));
+    // atop is optional in a load test: no samples, no section.
+    if (cpu.length > 0 || disks.length > 0) page.atop = { cpu, disks };
+  }
+  return { ...page, ...frame(req.window, seen, req.generatedAt / 1000) };
+}
+
+/** A two-run comparison page from `report run-compare`'s own JSON, so both agree by construction. */
+export async function collectComparePage(source: ReportRows, runs: Array<{ name: string; window: { from: number; to: number } }>, req: Omit<PageRequest, 'window' | 'run'>): Promise<ReportPage> {
+  const doc = JSON.parse(await runCompare(source, runs, 'json')) as Omit<CompareSection, 'windows'>;
+  const from = Math.min(...runs.map((r) => r.window.from));
+  const to = Math.max(...runs.map((r) => r.window.to));
+  return { ...req, run: runs.map((r) => r.name).join(' vs '), ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) } };
+}
+
+/**
+ * The window shown in the header and the charts' time axis: a side the reader gave is kept (rounded out to whole
+ * minutes, as the per-minute SQL counts every minute the window overlaps); a side left open ends where the data does,
+ * or, with no data at all, at `now` (Unix s).
+ */
+export function frame(window: { from: number | null; to: number | null }, minutes: readonly number[], now = 0): Pick<ReportPage, 'window' | 'domain'> {
+  const lo = minutes.reduce((a, t) => Math.min(a, t), Infinity);
+  const hi = minutes.reduce((a, t) => Math.max(a, t + 60), -Infinity);
+  const from = window.from ?? (Number.isFinite(lo) ? lo : null);
+  const to = window.to ?? (Number.isFinite(hi) ? hi : null);
+  const start = Math.floor((from ?? (to === null ? now : to - 60)) / 60) * 60;
+  const end = Math.max(Math.ceil((to ?? start + 60) / 60) * 60, start + 60);
+  return { window: { from: from ?? start, to: to ?? end }, domain: { from: start, to: end } };
+}
+
+function lockCounts(r: Row): LockCounts {
+  return {
+    tj_lock_waits: n(r.tj_lock_waits), tj_lock_wait_s: n(r.tj_lock_wait_s), tj_timeouts: n(r.tj_timeouts), tj_deadlocks: n(r.tj_deadlocks),
+    pg_lock_waits: n(r.pg_lock_waits), pg_lock_timeouts: n(r.pg_lock_timeouts), pg_deadlocks: n(r.pg_deadlocks),
+  };
+}
+
+function pgEpisode(r: Row): PgEpisode {
+  // The server logs the total only for `acquired`; for the others the episode's span stands in (pg-lock-wait-minutes.sql).
+  const wait = r.wait_ms === null || r.wait_ms === undefined ? parseUtc(s(r.ts_end)) - parseUtc(s(r.ts_start)) : n(r.wait_ms);
+  return {
+    ts_start: s(r.ts_start), ts_end: s(r.ts_end), pid: n(r.pid), mode: s(r.mode), object: s(r.object), outcome: s(r.outcome),
+    wait_ms: Number.isFinite(wait) ? wait : 0, holder_pids: Array.isArray(r.holder_pids) ? r.holder_pids.map(Number) : [],
+    statement: s(r.statement), waiter_1c_user: s(r.waiter_1c_user), waiter_context: s(r.waiter_context), waiter_connect_id: s(r.waiter_connect_id),
+    holder_1c_user: s(r.holder_1c_user), holder_context: s(r.holder_context), holder_connect_id: s(r.holder_connect_id),
+  };
+}

@@ -1,0 +1,80 @@
+// What the HTML report shows, as plain data: collect-page.ts fills it from the report SQL, render-page.ts turns it
+// into one HTML file. A section is absent when its report was not asked for (or, for atop, has no samples).
+import type { ApdexReport } from '../cli/apdex-report-output.js';
+import type { LocksReport } from '../cli/locks-report-output.js';
+
+/** A row of apdex.sql run over one minute; `t` is the minute's start, Unix s. */
+export interface ApdexMinute {
+  t: number;
+  scope: 'operation' | 'overall_count_weighted';
+  operation: string;
+  /** `export` or `tj` (apdex.sql's `source`); '' for the overall. */
+  source: string;
+  n: number;
+  satisfied: number;
+  tolerating: number;
+  frustrated: number;
+  apdex: number;
+}
+
+/**
+ * `ratings`: the band apdex.sql gives each operation (Excellent … Unacceptable), by operation and source.
+ * `minutesCut`: the window had more minutes with data than the timeline draws (MAX_APDEX_MINUTES).
+ */
+/** How the page names an operation: apdex.sql may give one name from both sources, so a TJ-defined one is marked. */
+export const apdexKey = (operation: string, source: string): string => (source === 'tj' ? `${operation} (TJ)` : operation);
+
+export interface ApdexSection { report: ApdexReport; minutes: ApdexMinute[]; ratings: Record<string, string>; minutesCut: boolean }
+
+/** lock-counts.sql: the window's totals. */
+export interface LockCounts {
+  tj_lock_waits: number; tj_lock_wait_s: number; tj_timeouts: number; tj_deadlocks: number;
+  pg_lock_waits: number; pg_lock_timeouts: number; pg_deadlocks: number;
+}
+
+/** `report` is `report locks`' own document, its `waits` left empty: the page shows waits per minute, lock space and context. */
+export interface LocksSection { counts: LockCounts; report: LocksReport }
+
+/** A minute of pg-lock-wait-minutes.sql. */
+export interface PgMinute { t: number; waits: number; acquired: number; lock_timeouts: number; deadlocks: number; other: number; wait_s: number }
+/** A row of pg-lock-waits.sql, with its wait in ms worked out when the server gave none. */
+export interface PgEpisode {
+  ts_start: string; ts_end: string; pid: number; mode: string; object: string; outcome: string; wait_ms: number;
+  holder_pids: number[]; statement: string; waiter_1c_user: string; waiter_context: string; waiter_connect_id: string;
+  holder_1c_user: string; holder_context: string; holder_connect_id: string;
+}
+export interface PgSection { counts: LockCounts; minutes: PgMinute[]; longest: PgEpisode[]; episodes: number }
+
+export interface AtopCpuMinute { t: number; host: string; cpu_busy_pct: number; cpu_busy_pct_max: number }
+export interface AtopDiskMinute { t: number; host: string; disk: string; busy_pct: number; busy_pct_max: number }
+export interface AtopSection { cpu: AtopCpuMinute[]; disks: AtopDiskMinute[] }
+
+/** `perfpipe report run-compare --format json`, as ingest/cli/run-compare.ts writes it. */
+export interface CompareSide { apdex: number | null; avg_s: number | null; n: number }
+export interface CompareSection {
+  runs: [string, string];
+  operations: Array<{ operation: string; delta: { apdex: number | null; avg_s: number | null; n: number } } & Record<string, unknown>>;
+  overall: Record<string, unknown>;
+  locks: Record<string, Record<string, number>>;
+  /** Each run's window, Unix s. */
+  windows: Array<{ from: number; to: number }>;
+}
+
+export interface ReportPage {
+  title: string;
+  /** The run the window belongs to, or null for a window given by --from/--to. */
+  run: string | null;
+  /** The window asked for, Unix s. */
+  window: { from: number; to: number };
+  /** The time axis of every chart, whole minutes, Unix s. */
+  domain: { from: number; to: number };
+  /** IANA zone every time on the page is shown in. */
+  timeZone: string;
+  /** When the page was made, Unix ms (passed in: the renderer reads no clock). */
+  generatedAt: number;
+  apdex?: ApdexSection;
+  locks?: LocksSection;
+  pg?: PgSection;
+  atop?: AtopSection;
+  compare?: CompareSection;
+}
