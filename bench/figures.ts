@@ -15,6 +15,8 @@ export interface BenchResult {
   /** Whether the bench's own check of its output passed (e.g. parsed counts = generated counts). */
   ok: boolean;
   notes?: string[];
+  /** ISO time the bench finished; set by bench/run.ts, so a partial run's file tells old figures from new. */
+  measured_at?: string;
 }
 
 /** Right-aligns numbers, left-aligns text: a plain table for a terminal or a CI log. */

@@ -29,7 +29,7 @@ export const DEFAULT_RATES: ScenarioRates = { lockWait: 0.05, lockTimeout: 0.01,
 const tableCode = (space: string): string => /\d+/.exec(space)?.[0] ?? '0';
 
 /** `<space> <mode> <Field=value>` (§5.1); a field-less item locks the whole space. */
-function lockItem(rng: Prng, lock: Operation['locks'][number], mode: string): string {
+export function lockItem(rng: Prng, lock: Operation['locks'][number], mode: string): string {
   if (rng.chance(0.02)) return `${lock.space} ${mode}`;
   let value: string;
   if (lock.kind === 'ref') value = `${tableCode(lock.space)}:${rng.hex(32)}`;
@@ -40,7 +40,7 @@ function lockItem(rng: Prng, lock: Operation['locks'][number], mode: string): st
 }
 
 /** Multi-line call stack, tab-indented per level; background jobs start it with a line break (§3 `Context`). */
-function stackContext(session: SimSession, op: Operation): string {
+export function stackContext(session: SimSession, op: Operation): string {
   const lines = op.stack.map((line, i) => '\t'.repeat(i) + line);
   return session.app === 'BackgroundJob' ? `\n${lines.join('\n')}` : `${op.call}\n${lines.join('\n')}`;
 }

@@ -1,0 +1,256 @@
+// One lock conflict between two connections of one infobase, written from both sides so that every file agrees:
+// the victim's and the culprit's TJ operations (TLOCK/TTIMEOUT/TDEADLOCK per docs/tj-format.md §5, or the blocked
+// DBPOSTGRS statement), the PostgreSQL lock-wait lines of their backends (dbpid = PostgreSQL pid, pg-format §7.1–7.2),
+// and what perfpipe's reports must find (load-expected.ts).
+//
+// Managed (1C-level) conflicts never reach PostgreSQL: the lock manager holds the victim before any SQL runs. Row
+// conflicts are the other way round: no TLOCK waits, the victim's UPDATE blocks on the culprit's transaction id.
+import type { Prng } from './prng.js';
+import type { SimSession } from './tj-session.js';
+import { lockItem } from './tj-scenarios.js';
+import { EXCEPTION_SOURCES, OPERATIONS } from './tj-vocabulary.js';
+import { createOpBuilder, updateEvent, updateSql, type FixedOp, type OpBuilder } from './load-op.js';
+import type { PgLogEntry } from './pg-log-writer.js';
+import { contextFirst, isoUs, type ExpectedLocks } from './load-expected.js';
+
+export const CONFLICT_KINDS = ['managed_wait', 'pg_wait', 'managed_timeout', 'managed_deadlock', 'pg_deadlock'] as const;
+export type ConflictKind = (typeof CONFLICT_KINDS)[number];
+
+/** Longest time a conflict of each kind keeps its two sessions busy, µs (the managed timeout is 20 s, §5.2). */
+export const CONFLICT_SPAN_US: Record<ConflictKind, number> = {
+  managed_wait: 11_000_000, pg_wait: 11_000_000, managed_timeout: 31_000_000, managed_deadlock: 4_000_000, pg_deadlock: 5_000_000,
+};
+
+export interface ConflictContext {
+  rng: Prng;
+  /** PostgreSQL transaction ids, handed out in order as transactions write their first row. */
+  nextXid(): number;
+  expected: ExpectedLocks;
+}
+
+export interface Conflict {
+  ops: FixedOp[];
+  pg: PgLogEntry[];
+}
+
+/** deadlock_timeout = 1 s: PostgreSQL logs a wait once it has lasted this long (pg-format §7.1). */
+const DEADLOCK_TIMEOUT_US = 1_000_000;
+
+/** First context line of the culprit's last event before `atUs`: how the reports name what the culprit was doing. */
+function contextBefore(op: FixedOp, atUs: number): string {
+  let found = '';
+  for (const ev of op.events) {
+    const context = ev.props.find((p) => p[0] === 'Context')?.[1];
+    if (ev.end_us <= atUs && context) found = contextFirst(context);
+  }
+  return found;
+}
+
+const ms3 = (us: number): string => (us / 1000).toFixed(3);
+
+/**
+ * `report locks` rounds waits with ClickHouse's round(x, 1), which breaks ties to even on floats: a duration that
+ * ends in exactly 50 µs could go either way, so such durations are moved by 1 µs.
+ */
+const noTie = (us: number): number => (us % 100 === 50 ? us + 1 : us);
+const waitMs = (us: number): number => Math.round(us / 100) / 10;
+
+function pgEntry(at: number, s: SimSession, lines: PgLogEntry['lines']): PgLogEntry {
+  return { at_us: at, pid: s.dbpid, session: true, user: 'usr1cv8', database: s.infobase, application: '1CV8', session_start_s: 1_796_000_000, lines };
+}
+
+function excp(rng: Prng, b: OpBuilder, exception: string, reason: string): void {
+  const guid = `${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)}`;
+  b.emit('EXCP', 4, 0, [['Exception', exception], ['Descr', `${EXCEPTION_SOURCES[2]}:\n${guid}: ${reason}`], ['Context', b.context]]);
+}
+
+const TIMEOUT_TEXT = 'Конфликт блокировок при выполнении транзакции:\nПревышено максимальное время ожидания предоставления блокировки';
+const DEADLOCK_TEXT = 'Конфликт блокировок при выполнении транзакции:\nРазделяемая блокировка не может быть повышена до исключительной (deadlock)';
+
+/** The culprit takes a managed lock and holds it to its commit; the victim asks for it meanwhile and waits or gives up. */
+function managed(ctx: ConflictContext, t0: number, culprit: SimSession, victim: SimSession, timeout: boolean): Conflict {
+  const { rng } = ctx;
+  const op = rng.pick(OPERATIONS);
+  const lock = op.locks[0]!;
+  const item = lockItem(rng, lock, 'Exclusive');
+  const c = createOpBuilder(rng, culprit, op, t0);
+  const begin = c.sdbl('BeginTransaction');
+  const held = c.emit('TLOCK', 5, rng.int(3, 25), [...c.db, ['Regions', lock.space], ['Locks', item], ['WaitConnections', ''], ['Context', c.context]]);
+  updateEvent(c, culprit, op.tables[0]!, rng.int(300, 3000), undefined, rng.hex(32));
+  const v = createOpBuilder(rng, victim, op, c.cursor + rng.int(100_000, 600_000));
+  v.sdbl('BeginTransaction');
+  const requested = v.cursor;
+  // A wait ends when the culprit's commit releases the lock; a timeout when the 20 s infobase lock timeout passes.
+  const wait = timeout ? noTie(20_000_000 + rng.int(0, 40_000)) : noTie(rng.int(1_200_000, 8_000_000));
+  c.cursor = Math.max(c.cursor, requested + wait + (timeout ? rng.int(500_000, 5_000_000) : -rng.int(500, 2_000)));
+  const commit = c.sdbl('CommitTransaction');
+  const culprits = [{
+    connect_id: culprit.connectId, user: culprit.user, context: '',
+    tx_start: isoUs(begin.end_us), tx_end: isoUs(commit.end_us), tx_outcome: 'commit' as const,
+    lock: { ts: isoUs(held.end_us), region: lock.space, mode: 'Exclusive', lock: item.slice(`${lock.space} Exclusive`.length).trim() },
+  }];
+  const tlock = v.emit('TLOCK', 5, wait, [...v.db, ['Regions', lock.space], ['Locks', item], ['WaitConnections', String(culprit.connectId)], ['Context', v.context]], requested);
+  ctx.expected.waits.push({ ts: isoUs(tlock.end_us), infobase: victim.infobase, connect_id: victim.connectId, culprit_connect_ids: [culprit.connectId], wait_ms: waitMs(wait), culprits });
+  if (timeout) {
+    const tt = v.emit('TTIMEOUT', 5, 0, [['WaitConnections', String(culprit.connectId)], ['Context', v.context]]);
+    excp(rng, v, 'TLockException', TIMEOUT_TEXT);
+    v.sdbl('RollbackTransaction');
+    ctx.expected.timeouts.push({
+      ts: isoUs(tt.end_us), infobase: victim.infobase, victim_connect_id: victim.connectId, victim_user: victim.user,
+      victim_context: contextFirst(v.context), culprit_connect_ids: [culprit.connectId], culprits,
+    });
+  } else {
+    updateEvent(v, victim, op.tables[0]!, rng.int(300, 3000), undefined, rng.hex(32));
+    v.sdbl('CommitTransaction');
+  }
+  const ops = [c.finish(), v.finish()];
+  for (const x of culprits) x.context = contextBefore(ops[0]!, tlock.end_us);
+  return { ops, pg: [] };
+}
+
+/** Two transactions each hold one managed lock and ask for the other's: the platform rolls back `victim` (§5.3). */
+function managedDeadlock(ctx: ConflictContext, t0: number, victim: SimSession, other: SimSession): Conflict {
+  const { rng } = ctx;
+  const op = rng.pick(OPERATIONS);
+  const lock = op.locks[0]!;
+  const first = lockItem(rng, lock, 'Exclusive');
+  const second = lockItem(rng, lock, 'Exclusive');
+  const a = createOpBuilder(rng, victim, op, t0);
+  const begin = a.sdbl('BeginTransaction');
+  const held = a.emit('TLOCK', 5, rng.int(3, 25), [...a.db, ['Regions', lock.space], ['Locks', first], ['WaitConnections', ''], ['Context', a.context]]);
+  const b = createOpBuilder(rng, other, op, a.cursor + rng.int(50_000, 300_000));
+  b.sdbl('BeginTransaction');
+  b.emit('TLOCK', 5, rng.int(3, 25), [...b.db, ['Regions', lock.space], ['Locks', second], ['WaitConnections', ''], ['Context', b.context]]);
+  const bAsks = b.cursor;
+  // The victim's request closes the cycle; the lock manager finds it at once and writes TDEADLOCK for the victim.
+  a.cursor = Math.max(a.cursor, bAsks + rng.int(50_000, 500_000));
+  a.cursor += rng.int(1_000, 50_000);
+  const edges = `${victim.connectId} ${other.connectId} ${second},${other.connectId} ${victim.connectId} ${first}`;
+  const td = a.emit('TDEADLOCK', 6, 0, [['DeadlockConnectionIntersections', edges], ['Context', a.context]]);
+  excp(rng, a, 'TLockException', DEADLOCK_TEXT);
+  const rollback = a.sdbl('RollbackTransaction');
+  const wait = noTie(a.cursor + rng.int(100, 2_000) - bAsks);
+  const tlock = b.emit('TLOCK', 5, wait, [...b.db, ['Regions', lock.space], ['Locks', first], ['WaitConnections', String(victim.connectId)], ['Context', b.context]], bAsks);
+  updateEvent(b, other, op.tables[0]!, rng.int(300, 3000), undefined, rng.hex(32));
+  b.sdbl('CommitTransaction');
+  ctx.expected.deadlocks.push({
+    ts: isoUs(td.end_us), infobase: victim.infobase, victim_connect_id: victim.connectId,
+    edges: [{ waiter: victim.connectId, holder: other.connectId }, { waiter: other.connectId, holder: victim.connectId }],
+  });
+  ctx.expected.waits.push({ ts: isoUs(tlock.end_us), infobase: other.infobase, connect_id: other.connectId, culprit_connect_ids: [victim.connectId], wait_ms: waitMs(wait),
+    culprits: [{ connect_id: victim.connectId, user: victim.user, context: '', tx_start: isoUs(begin.end_us), tx_end: isoUs(rollback.end_us),
+      tx_outcome: 'rollback', lock: { ts: isoUs(held.end_us), region: lock.space, mode: 'Exclusive', lock: first.slice(`${lock.space} Exclusive`.length).trim() } }] });
+  const ops = [a.finish(), b.finish()];
+  for (const x of ctx.expected.waits.at(-1)?.culprits ?? []) x.context = contextBefore(ops[0]!, tlock.end_us);
+  return { ops, pg: [] };
+}
+
+const tuple = (rng: Prng): string => `(${rng.int(0, 900)},${rng.int(1, 60)})`;
+
+/** The lines of a row-lock wait as `log_lock_waits = on` writes them, and the wait's first line time. */
+function waitLines(rng: Prng, waiter: SimSession, holder: SimSession, xid: number, startUs: number, table: string, ctxTuple: string, phase: 'still waiting for' | 'detected deadlock while waiting for'): PgLogEntry {
+  const after = DEADLOCK_TIMEOUT_US + rng.int(50, 900);
+  return pgEntry(startUs + after, waiter, [
+    { label: 'LOG', text: `process ${waiter.dbpid} ${phase} ShareLock on transaction ${xid} after ${ms3(after)} ms` },
+    { label: 'DETAIL', text: `Process holding the lock: ${holder.dbpid}. Wait queue: ${waiter.dbpid}.` },
+    { label: 'CONTEXT', text: `while updating tuple ${ctxTuple} in relation "${table.toLowerCase()}"` },
+    { label: 'STATEMENT', text: updateSql(table) },
+  ]);
+}
+
+function acquiredLines(waiter: SimSession, xid: number, startUs: number, atUs: number, table: string, ctxTuple: string): PgLogEntry {
+  return pgEntry(atUs, waiter, [
+    { label: 'LOG', text: `process ${waiter.dbpid} acquired ShareLock on transaction ${xid} after ${ms3(atUs - startUs)} ms` },
+    { label: 'CONTEXT', text: `while updating tuple ${ctxTuple} in relation "${table.toLowerCase()}"` },
+    { label: 'STATEMENT', text: updateSql(table) },
+  ]);
+}
+
+/** The culprit updates a row and keeps its transaction open; the victim's UPDATE of that row blocks until the commit. */
+function pgWait(ctx: ConflictContext, t0: number, culprit: SimSession, victim: SimSession): Conflict {
+  const { rng } = ctx;
+  const op = rng.pick(OPERATIONS);
+  const table = op.tables[0]!;
+  const key = rng.hex(32);
+  const c = createOpBuilder(rng, culprit, op, t0);
+  c.sdbl('BeginTransaction');
+  updateEvent(c, culprit, table, rng.int(300, 3000), undefined, key);
+  const xid = ctx.nextXid();
+  const v = createOpBuilder(rng, victim, op, c.cursor + rng.int(100_000, 600_000));
+  v.sdbl('BeginTransaction');
+  // A gap of a few ms: the waiter's previous statement ends clearly before the wait begins (pg-lock-waits.sql
+  // joins the waiter's first TJ event ending after the wait start, which %m knows to the ms only).
+  const blocked = v.cursor + rng.int(3_000, 9_000);
+  const wait = rng.int(1_300_000, 8_000_000);
+  c.cursor = Math.max(c.cursor, blocked + wait - rng.int(10, 300));
+  const commit = c.sdbl('CommitTransaction');
+  const acquired = commit.end_us - rng.int(1, 5);
+  const where = tuple(rng);
+  updateEvent(v, victim, table, acquired + rng.int(300, 2_000) - blocked, blocked, key);
+  v.sdbl('CommitTransaction');
+  const pg = [waitLines(rng, victim, culprit, xid, blocked, table, where, 'still waiting for'), acquiredLines(victim, xid, blocked, acquired, table, where)];
+  ctx.expected.pg_episodes.push({
+    pid: victim.dbpid, mode: 'ShareLock', object: `transaction ${xid}`, outcome: 'acquired', wait_ms: Number(ms3(acquired - blocked)),
+    holder_pids: [culprit.dbpid], queue_pids: [victim.dbpid], waiter_connect_id: victim.connectId, holder_connect_id: culprit.connectId,
+  });
+  return { ops: [c.finish(), v.finish()], pg };
+}
+
+/**
+ * Two transactions update two rows in opposite order. `first` waits on `second`'s row and logs it after 1 s;
+ * `second` then waits on `first`'s row, its deadlock check finds the cycle: it is the victim (ERROR 40P01,
+ * pg-format §7.2), its transaction aborts, and `first` acquires the row.
+ */
+function pgDeadlock(ctx: ConflictContext, t0: number, first: SimSession, second: SimSession): Conflict {
+  const { rng } = ctx;
+  const op = rng.pick(OPERATIONS);
+  const table = op.tables[0]!;
+  const [key1, key2] = [rng.hex(32), rng.hex(32)];
+  const a = createOpBuilder(rng, first, op, t0);
+  a.sdbl('BeginTransaction');
+  updateEvent(a, first, table, rng.int(300, 3000), undefined, key1);
+  const xidA = ctx.nextXid();
+  const b = createOpBuilder(rng, second, op, a.cursor + rng.int(50_000, 300_000));
+  b.sdbl('BeginTransaction');
+  updateEvent(b, second, table, rng.int(300, 3000), undefined, key2);
+  const xidB = ctx.nextXid();
+  const aBlocked = Math.max(a.cursor, b.cursor) + rng.int(5_000, 50_000);
+  const bBlocked = aBlocked + rng.int(100_000, 600_000);
+  const [tupleA, tupleB] = [tuple(rng), tuple(rng)];
+  const aWaits = waitLines(rng, first, second, xidB, aBlocked, table, tupleB, 'still waiting for');
+  const bDetects = waitLines(rng, second, first, xidA, bBlocked, table, tupleA, 'detected deadlock while waiting for');
+  const detectedAt = bDetects.at_us;
+  const sql = updateSql(table);
+  const error = pgEntry(detectedAt + rng.int(20, 200), second, [
+    { label: 'ERROR', text: 'deadlock detected' },
+    { label: 'DETAIL', text: `Process ${second.dbpid} waits for ShareLock on transaction ${xidA}; blocked by process ${first.dbpid}.\nProcess ${first.dbpid} waits for ShareLock on transaction ${xidB}; blocked by process ${second.dbpid}.\nProcess ${second.dbpid}: ${sql}\nProcess ${first.dbpid}: ${sql}` },
+    { label: 'HINT', text: 'See server log for query details.' },
+    { label: 'CONTEXT', text: `while updating tuple ${tupleA} in relation "${table.toLowerCase()}"` },
+    { label: 'STATEMENT', text: sql },
+  ]);
+  // The victim's error aborts its transaction at once, which releases its row: the other waiter gets it.
+  const acquired = error.at_us + rng.int(100, 500);
+  updateEvent(b, second, table, error.at_us + rng.int(100, 400) - bBlocked, bBlocked, key1, true);
+  excp(rng, b, 'DataBaseException', `Ошибка СУБД:\nERROR:  deadlock detected\nDETAIL:  Process ${second.dbpid} waits for ShareLock on transaction ${xidA}; blocked by process ${first.dbpid}.`);
+  b.sdbl('RollbackTransaction');
+  updateEvent(a, first, table, acquired + rng.int(300, 2_000) - aBlocked, aBlocked, key2);
+  a.sdbl('CommitTransaction');
+  ctx.expected.pg_episodes.push(
+    { pid: first.dbpid, mode: 'ShareLock', object: `transaction ${xidB}`, outcome: 'acquired', wait_ms: Number(ms3(acquired - aBlocked)),
+      holder_pids: [second.dbpid], queue_pids: [first.dbpid], waiter_connect_id: first.connectId, holder_connect_id: second.connectId },
+    { pid: second.dbpid, mode: 'ShareLock', object: `transaction ${xidA}`, outcome: 'deadlock', wait_ms: null,
+      holder_pids: [first.dbpid], queue_pids: [second.dbpid], waiter_connect_id: second.connectId, holder_connect_id: first.connectId },
+  );
+  return { ops: [a.finish(), b.finish()], pg: [aWaits, bDetects, error, acquiredLines(first, xidB, aBlocked, acquired, table, tupleB)] };
+}
+
+/** Builds one conflict of `kind` starting at `t0` between `a` (the culprit, or the deadlock's first) and `b`. */
+export function buildConflict(ctx: ConflictContext, kind: ConflictKind, t0: number, a: SimSession, b: SimSession): Conflict {
+  switch (kind) {
+    case 'managed_wait': return managed(ctx, t0, a, b, false);
+    case 'managed_timeout': return managed(ctx, t0, a, b, true);
+    case 'managed_deadlock': return managedDeadlock(ctx, t0, b, a);
+    case 'pg_wait': return pgWait(ctx, t0, a, b);
+    case 'pg_deadlock': return pgDeadlock(ctx, t0, a, b);
+  }
+}
