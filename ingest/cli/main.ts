@@ -15,16 +15,21 @@ import { reportCommand } from './commands/report.js';
 const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL and atop logs into ClickHouse
 
   perfpipe demo                      simulate a short load test live, ingest it, print the reports
+  perfpipe simulate --out DIR        write a load test's TJ, PostgreSQL log, atop and APDEX export,
+                                     with expected.json (--users N --duration D --rate N --seed S)
   perfpipe parse tj FILE…            events as NDJSON on stdout
   perfpipe parse pg FILE…            PostgreSQL log entries (and the lock waits they close) as NDJSON
   perfpipe ingest --tj DIR           backfill a TJ location into the store
   perfpipe ingest --pg DIR           backfill a PostgreSQL log directory (--pg-prefix, --pg-format)
   perfpipe ingest --apdex DIR        backfill a 1C performance-evaluation (APDEX) export directory
-  perfpipe run --config FILE         tail and store continuously (daemon)
+  perfpipe ingest --atop FILE        backfill atop -P text output (--atop-raw DIR: raw atop_YYYYMMDD logs)
+  perfpipe run --config FILE         tail and store continuously (daemon); --atop-spawn SECONDS runs atop
   perfpipe sql "SELECT …"            ad-hoc SQL on the store
   perfpipe runs start NAME | stop | list   named load-test runs; reports take --run NAME
-  perfpipe report apdex|locks        APDEX per key operation; lock timeouts, deadlocks, waits
-                                     (--from TIME --to TIME, --format table|json|csv)
+  perfpipe report apdex|locks|pg-locks   APDEX per key operation; lock timeouts, deadlocks, waits
+  perfpipe report run-compare A B    two runs side by side
+  perfpipe report all --html FILE    one self-contained HTML page with every chart
+                                     (--run NAME | --from TIME --to TIME, --format table|json|csv)
   perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)
   perfpipe sink --kafka BROKERS      Kafka consumer group → ClickHouse (distributed shape)
 
@@ -45,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'demo': return await demoCommand(rest, createLogger(process.env.PERFPIPE_LOG_LEVEL ?? 'warn'));
       case 'agent': return await agentCommand(rest, log);
       case 'sink': return await sinkCommand(rest, log);
+      case 'simulate': return await (await import('./commands/simulate.js')).simulateCommand(rest);
       case undefined: case 'help': case '--help': case '-h':
         process.stdout.write(HELP);
         return 0;
