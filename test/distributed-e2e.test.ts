@@ -170,5 +170,7 @@ test.serial('`run` with bus.type kafka is an agent and a sink in one process, jo
   await admin.connect();
   t.teardown(() => admin.disconnect());
   const offsets = await admin.fetchTopicOffsets('one.tj');
-  t.is(offsets.reduce((sum, p) => sum + Number(p.high), 0), stream.written, 'one message per event went through Kafka');
+  // Events travel many per message (segment-codec.ts): far fewer messages than events, and at least one.
+  const messages = offsets.reduce((sum, p) => sum + Number(p.high), 0);
+  t.true(messages > 0 && messages < stream.written / 10, `${messages} messages carried ${stream.written} events`);
 });

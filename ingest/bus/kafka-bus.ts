@@ -9,7 +9,7 @@ import { ensureTopics, familyTopic, topicNames } from './kafka-topics.js';
 import { encodeSegment } from './segment-codec.js';
 import type { Rejected } from './segment-assembler.js';
 import { runSegmentConsumer } from './segment-consumer.js';
-import { SendQueue } from './send-queue.js';
+import { SendQueue, messageBytes } from './send-queue.js';
 
 export interface KafkaBusContext {
   /** Receives kafkajs and bus log lines (secrets removed); without it they are dropped. */
@@ -77,7 +77,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
     }
     const topic = familyTopic(config.topic_prefix, segment.family);
     const messages = encodeSegment(segment);
-    const bytes = messages.reduce((sum, m) => sum + m.value.length + m.key.length, 0);
+    const bytes = messages.reduce((sum, m) => sum + messageBytes(m), 0);
     try {
       await queue.submit({ topic, messages, bytes });
     } catch (error) {
@@ -92,7 +92,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
   async function publishAlerts(records: { key: string; value: string }[]): Promise<void> {
     if (state !== 'running' || !queue) throw new BusError(`kafka bus: alerts published while the bus is ${state}`, { permanent: true });
     if (records.length === 0) return;
-    const bytes = records.reduce((sum, r) => sum + r.key.length + r.value.length, 0);
+    const bytes = records.reduce((sum, r) => sum + messageBytes(r), 0);
     await queue.submit({ topic: topics.alerts, messages: records, bytes });
   }
 

@@ -6,9 +6,12 @@ import { encodeSegment, type IncomingMessage } from './segment-codec.js';
 import { makeSegment } from './bus-contract.js';
 import type { Segment } from './bus.js';
 
-/** Messages as a consumer reads them from one partition, offsets counting from `first`. */
-function asRead(segments: Segment[], first = 0): IncomingMessage[] {
-  return segments.flatMap((s) => encodeSegment(s)).map((m, i) => ({
+/**
+ * Messages as a consumer reads them from one partition, offsets counting from `first`. One record per
+ * message by default (`messageChars: 1`) so that segments span many messages, as large ones do.
+ */
+function asRead(segments: Segment[], first = 0, messageChars = 1): IncomingMessage[] {
+  return segments.flatMap((s) => encodeSegment(s, { messageChars })).map((m, i) => ({
     offset: String(first + i),
     key: Buffer.from(m.key),
     value: Buffer.from(m.value),
@@ -97,15 +100,39 @@ test('an event value that is not JSON is set aside for dead letters; the rest of
   t.is(output?.type, 'segment');
   if (output?.type === 'segment') {
     t.deepEqual(output.segment.events, [segment.events[0], segment.events[2]]);
-    t.deepEqual(output.invalid.map((r) => r.reason), ['event value is not JSON']);
+    t.deepEqual(output.invalid.map((r) => r.reason), ['events message: line 1 of 1 is not JSON']);
   }
 });
 
 test('an event too large for one Kafka message travels as an ingest error that names it', (t) => {
   const big = { event: 'SDBL', origin: { offset: 1234 }, length: 2_000_000, properties: ['Sdbl', 'x'.repeat(2_000_000)] };
   const messages = encodeSegment({ id: 'h|k|0-9', family: 'tj', host: 'h', source: 'tj', file: '/f.log', file_key: 'k', start: 0, end: 2_000_100, events: [{ event: 'CALL' }, big], errors: [] });
-  t.deepEqual(messages.map((m) => m.headers.record), ['event', 'error']);
+  t.deepEqual(messages.map((m) => m.headers.record), ['events', 'errors']);
   const error = JSON.parse(messages[1]?.value ?? '{}') as { kind: string; offset: number; length: number; reason: string };
   t.like(error, { kind: 'oversized_event', offset: 1234, length: 2_000_000 });
   t.regex(error.reason, /^\/f\.log at offset 1234: a SDBL event of 20000\d\d bytes is larger than the 921600 bytes one Kafka message may carry/);
+});
+
+test('records are gathered into few messages; a segment of many small events comes back whole', (t) => {
+  const segment = makeSegment('many', 0, 2000, 3);
+  const messages = asRead([segment], 0, 64 * 1024);
+  t.true(messages.length < 2000 / 50, `${messages.length} messages for 2003 records`);
+  t.is(String(messages.at(-1)?.headers?.record), 'errors');
+  for (const m of messages) t.true((m.value?.toString('utf8').length ?? 0) <= 64 * 1024, 'a message holds at most messageChars characters');
+  const assembler = new PartitionAssembler();
+  t.deepEqual(segmentsOf(messages.flatMap((m) => assembler.push(m))), [segment]);
+});
+
+test('one bad line costs that line: the other records of its message are delivered', (t) => {
+  const segment = makeSegment('one-bad-line', 0, 5);
+  const [message] = asRead([segment], 0, 1 << 20);
+  const lines = message!.value!.toString('utf8').split('\n');
+  lines[2] = '{oops';
+  message!.value = Buffer.from(lines.join('\n'));
+  const [output] = new PartitionAssembler().push(message!);
+  t.is(output?.type, 'segment');
+  if (output?.type === 'segment') {
+    t.deepEqual(output.segment.events, segment.events.filter((_, i) => i !== 2));
+    t.deepEqual(output.invalid.map((r) => r.reason), ['events message: line 3 of 5 is not JSON']);
+  }
 });

@@ -84,9 +84,10 @@ export class PartitionAssembler {
     for (const slot of open.parts) {
       if (!slot) continue;
       const { payload } = slot.part;
-      if (payload.record === 'event') segment.events.push(payload.value);
-      else if (payload.record === 'error') segment.errors.push(payload.value);
-      else if (payload.record === 'invalid') invalid.push({ message: slot.message, reason: payload.reason });
+      if (payload.record === 'empty') continue;
+      if (payload.record === 'events') for (const v of payload.values) segment.events.push(v);
+      else for (const v of payload.values) segment.errors.push(v);
+      if (payload.invalid !== null) invalid.push({ message: slot.message, reason: payload.invalid });
     }
     return { type: 'segment', segment, lastOffset, invalid };
   }

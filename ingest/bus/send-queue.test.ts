@@ -46,7 +46,7 @@ test('sends never overlap, and what queued meanwhile goes in one coalesced send,
   ]);
 });
 
-test('a coalesced send stops at max_batch_bytes but never splits a segment', async (t) => {
+test('a coalesced send stops at max_batch_bytes; a segment whose messages fit together stays in one send', async (t) => {
   const stub = stubSend();
   const queue = new SendQueue(stub.send, { maxInFlight: 10, maxBatchBytes: 25 });
   stub.hold();
@@ -57,6 +57,23 @@ test('a coalesced send stops at max_batch_bytes but never splits a segment', asy
   stub.open();
   await Promise.all(all);
   t.deepEqual(stub.sends.map((s) => s.map((tm) => `${tm.topic}:${tm.messages.length}`)), [['x:1'], ['y:3'], ['z:1', 'w:1']]);
+});
+
+test('a segment larger than max_batch_bytes goes out in consecutive sends, in order, nothing between them', async (t) => {
+  const stub = stubSend();
+  const queue = new SendQueue(stub.send, { maxInFlight: 10, maxBatchBytes: 25 });
+  const big: Outgoing = { topic: 'big', bytes: 60, messages: Array.from({ length: 6 }, (_, i) => ({ key: 'k', value: `value-00${i}` })) };
+  stub.hold();
+  const all = [queue.submit(big)];
+  await new Promise((r) => setImmediate(r));
+  all.push(queue.submit(outgoing('after', 1, 5)));
+  stub.open();
+  await Promise.all(all);
+  // 11 bytes a message (value 10 + key 1): two fit under 25.
+  t.deepEqual(stub.sends.map((s) => s.map((tm) => `${tm.topic}:${tm.messages.map((m) => String(m.value).at(-1)).join('')}`)), [
+    ['big:01'], ['big:23'], ['big:45'], ['after:0'],
+  ]);
+  t.is(stub.peak, 1);
 });
 
 test('beyond max_in_flight, submitters wait until an earlier send was acked', async (t) => {

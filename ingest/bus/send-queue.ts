@@ -7,9 +7,19 @@ import { Slots } from './slots.js';
 
 export interface Outgoing {
   topic: string;
-  /** Sent contiguously, in this order, in one send (never split across sends). */
+  /**
+   * Sent contiguously, in this order: in one send when they fit `maxBatchBytes`, else in consecutive sends of
+   * at most that size with nothing between them (a broker refuses a partition batch above message.max.bytes;
+   * a segment cut short by a failure is sent again whole, and the consumer drops the partial copy).
+   */
   messages: Message[];
   bytes: number;
+}
+
+/** Bytes a message adds to a produce request (value and key; headers are small and bounded). */
+export function messageBytes(m: Message): number {
+  const size = (v: Message['value'] | Message['key']): number => (v == null ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : v.length);
+  return size(m.value) + size(m.key);
 }
 
 export type SendBatch = (topicMessages: TopicMessages[]) => Promise<void>;
@@ -56,6 +66,10 @@ export class SendQueue {
 
   async #pump(): Promise<void> {
     while (this.#queue.length > 0) {
+      if (this.#queue[0]!.outgoing.bytes > this.options.maxBatchBytes) {
+        await this.#sendInChunks(this.#queue.shift()!);
+        continue;
+      }
       const batch = this.#take();
       const byTopic = new Map<string, Message[]>();
       for (const { outgoing } of batch) {
@@ -69,6 +83,24 @@ export class SendQueue {
       } catch (error) {
         for (const item of batch) item.reject(error);
       }
+    }
+  }
+
+  async #sendInChunks(item: Queued): Promise<void> {
+    const { topic, messages } = item.outgoing;
+    try {
+      for (let i = 0; i < messages.length; ) {
+        const chunk: Message[] = [];
+        let bytes = 0;
+        while (i < messages.length && (chunk.length === 0 || bytes + messageBytes(messages[i]!) <= this.options.maxBatchBytes)) {
+          bytes += messageBytes(messages[i]!);
+          chunk.push(messages[i++]!);
+        }
+        await this.send([{ topic, messages: chunk }]);
+      }
+      item.resolve();
+    } catch (error) {
+      item.reject(error);
     }
   }
 
