@@ -7,7 +7,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.deepEqual(KafkaBusConfigSchema.parse({}), {
     brokers: ['127.0.0.1:9092'], client_id: 'perfpipe', topic_prefix: 'perfpipe.', partitions: 6,
     replication_factor: 1, group_id: 'perfpipe-sink', compression: 'none', ssl: false, max_in_flight: 32,
-    max_batch_bytes: 524288, retry_initial_ms: 500, retry_max_ms: 30000, session_timeout_ms: 30000,
+    max_batch_bytes: 524288, retry_initial_ms: 500, retry_max_ms: 30000, partitions_consumed_concurrently: 4, session_timeout_ms: 30000,
   });
 });
 

@@ -37,12 +37,18 @@ export const KafkaBusConfigSchema = z.strictObject({
   sasl_mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
   /** Segments accepted by `publish` and not yet acked by the broker, at most; more publishers wait. Default 32. */
   max_in_flight: z.number().int().positive().default(32),
-  /** Queued segments are coalesced into one send up to this many bytes of values (a lone bigger segment still goes whole). Default 524288. */
+  /** Queued segments are coalesced into one send up to this many bytes of values; a bigger segment goes in consecutive sends of this size. Default 524288. */
   max_batch_bytes: z.number().int().positive().default(512 * 1024),
   /** First wait before a failed handler sees its segment again, in ms; doubles each time. Default 500. */
   retry_initial_ms: z.number().int().positive().default(500),
   /** Longest wait between handler retries, in ms. Default 30000. */
   retry_max_ms: z.number().int().positive().default(30_000),
+  /**
+   * Partitions a sink handles at once (kafkajs partitionsConsumedConcurrently). One partition's segments stay
+   * in order; several partitions overlap their ClickHouse inserts, whose fixed cost per insert otherwise
+   * serializes the sink. Default 4.
+   */
+  partitions_consumed_concurrently: z.number().int().positive().default(4),
   /** Consumer session timeout, in ms: a sink silent this long loses its partitions. Default 30000. */
   session_timeout_ms: z.number().int().positive().default(30_000),
 });

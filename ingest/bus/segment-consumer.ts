@@ -1,5 +1,6 @@
-// The consuming half of the Kafka bus: segments rebuilt per partition, handed to the handler one at a time,
-// and offsets committed only after the handler resolved (acknowledge, then checkpoint — bus.ts).
+// The consuming half of the Kafka bus: segments rebuilt per partition, handed to the handler one at a time per
+// partition (several partitions at once), and offsets committed only after the handler resolved (acknowledge,
+// then checkpoint — bus.ts).
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { SegmentHandler } from './bus.js';
 import type { KafkaBusConfig } from './kafka-config.js';
@@ -85,5 +86,5 @@ export async function runSegmentConsumer(options: SegmentConsumerOptions): Promi
   }
 
   await consumer.subscribe({ topics: options.topics, fromBeginning: true });
-  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
+  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: config.partitions_consumed_concurrently, eachBatch });
 }

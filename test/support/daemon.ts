@@ -32,7 +32,7 @@ export interface Daemon {
 
 export async function spawnDaemon(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args, '--listen', `127.0.0.1:${port}`], {
+  const child = spawn(process.execPath, [...(process.env.PERFPIPE_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', entry, ...args, '--listen', `127.0.0.1:${port}`], {
     cwd: repoRoot, env: { ...process.env, PERFPIPE_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
