@@ -2,6 +2,7 @@
 // and the lock of it that conflicted (tj-format.md §5.4) — and where the waiting went: lock spaces, minutes, contexts.
 // SQL finds the events and candidates; deadlock edges are split with the alerter's parser (it knows quoted commas)
 // and the conflict is judged by ingest/locks/lock-conflict.ts.
+import type { ReportParams } from './report-rows.js';
 import { parseDeadlockEdges } from '../alert/deadlock-edges.js';
 import { parseLockItem } from '../locks/lock-items.js';
 import { isoTime, lockCulprit, type LockCulprit } from '../locks/lock-culprits.js';
@@ -50,6 +51,25 @@ function groupBy(rows: Row[], key: (r: Row) => string): Map<string, Row[]> {
     else list.push(r);
   }
   return groups;
+}
+
+/** Reads a report SQL file's rows with extra parameters (ingest/cli/report-rows.ts, windowed by the caller). */
+export type ReadReportRows = (name: string, extra?: ReportParams) => Promise<Row[]>;
+
+/** The cap of the event lists: far above a load test's lock events. */
+export const LOCK_EVENTS_LIMIT = 100_000;
+
+/**
+ * Runs the report's queries and builds it. `top` caps the lock-space and context lists; `waits: false` leaves
+ * single waits out (the HTML page shows them per minute, space and context instead).
+ */
+export async function fetchLocksReport(rows: ReadReportRows, o: { top: { regions: number; contexts: number }; waits: boolean }): Promise<LocksReport> {
+  const all = { limit: LOCK_EVENTS_LIMIT };
+  return locksReport({
+    culprits: await rows('tj-lock-culprits', all), deadlocks: await rows('tj-lock-deadlocks', all),
+    waits: o.waits ? await rows('tj-lock-wait-events', all) : [], regions: await rows('tj-lock-waits', { limit: o.top.regions }),
+    minutes: await rows('tj-lock-minutes', all), contexts: await rows('tj-lock-contexts', { limit: o.top.contexts }),
+  });
 }
 
 export function locksReport(rows: LocksReportRows): LocksReport {

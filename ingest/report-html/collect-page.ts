@@ -1,7 +1,7 @@
 // Gathers a ReportPage from the report SQL (queries/reports/), through the same row source the text reports use,
 // so the page and `perfpipe report … --format json` read the same numbers. The only I/O of the HTML report.
 import { apdexReport } from '../cli/apdex-report-output.js';
-import { locksReport } from '../cli/locks-report-output.js';
+import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../cli/locks-report-output.js';
 import type { ReportParams, ReportRows } from '../cli/report-rows.js';
 import { runCompare } from '../cli/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
@@ -23,8 +23,8 @@ export interface PageRequest {
   generatedAt: number;
 }
 
-/** Far above a load test's lock events; the same cap the text reports use. */
-const ALL = { limit: 100_000 };
+/** The same cap the text reports use. */
+const ALL = { limit: LOCK_EVENTS_LIMIT };
 /** Minutes of APDEX timeline, one apdex.sql run each: a day of load test; a longer window draws its first day. */
 export const MAX_APDEX_MINUTES = 1440;
 /** The PostgreSQL table lists this many waits, longest first. */
@@ -57,11 +57,7 @@ export async function collectReportPage(rows: WindowRows, sections: readonly Sec
     page.apdex = { report: apdexReport(totals), minutes, ratings, minutesCut: active.length > MAX_APDEX_MINUTES };
   }
   if (want.has('locks') && counts !== null) {
-    // The queries `report locks` runs, but single waits (an empty list): the page shows them per minute, space and context.
-    const report = locksReport({
-      culprits: await rows('tj-lock-culprits', ALL), deadlocks: await rows('tj-lock-deadlocks', ALL), waits: [],
-      regions: await rows('tj-lock-waits', { limit: 15 }), minutes: await rows('tj-lock-minutes', ALL), contexts: await rows('tj-lock-contexts', { limit: 10 }),
-    });
+    const report = await fetchLocksReport(rows, { top: { regions: 15, contexts: 10 }, waits: false });
     seen.push(...report.per_minute.map((m) => Math.floor(parseUtc(m.minute) / 1000)));
     page.locks = { counts, report };
   }

@@ -7,7 +7,7 @@ import { parseFlags, STORE_OPTIONS } from '../args.js';
 import { reportWindow, windowParams } from '../report-window.js';
 import { openReportRows, type ReportParams, type StoreTarget } from '../report-rows.js';
 import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
-import { locksReport, locksText } from '../locks-report-output.js';
+import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../locks-report-output.js';
 import { openStoreAccess } from '../store-access.js';
 import { rowsCsv, rowsTable } from '../rows-output.js';
 import { runCompare } from '../run-compare.js';
@@ -36,19 +36,13 @@ const REPORTS: Record<string, Report> = {
   },
   'pg-locks': {
     async render(rows, format) {
-      const episodes = await rows('pg-lock-waits', { limit: 100_000 });
+      const episodes = await rows('pg-lock-waits', { limit: LOCK_EVENTS_LIMIT });
       return format === 'json' ? `${JSON.stringify({ episodes })}\n` : format === 'csv' ? rowsCsv(episodes) : rowsTable(episodes);
     },
   },
   locks: {
     async render(rows, format) {
-      // The victim and wait queries cap their rows; the cap is far above a load test's lock events.
-      const limit = { limit: 100_000 };
-      const report = locksReport({
-        culprits: await rows('tj-lock-culprits', limit), deadlocks: await rows('tj-lock-deadlocks', limit),
-        waits: await rows('tj-lock-wait-events', limit), regions: await rows('tj-lock-waits', { limit: 20 }),
-        minutes: await rows('tj-lock-minutes', limit), contexts: await rows('tj-lock-contexts', { limit: 20 }),
-      });
+      const report = await fetchLocksReport(rows, { top: { regions: 20, contexts: 20 }, waits: true });
       return format === 'json' ? `${JSON.stringify(report)}\n` : locksText(report, format);
     },
   },
