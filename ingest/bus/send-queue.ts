@@ -92,9 +92,11 @@ export class SendQueue {
       for (let i = 0; i < messages.length; ) {
         const chunk: Message[] = [];
         let bytes = 0;
-        while (i < messages.length && (chunk.length === 0 || bytes + messageBytes(messages[i]!) <= this.options.maxBatchBytes)) {
-          bytes += messageBytes(messages[i]!);
-          chunk.push(messages[i++]!);
+        for (; i < messages.length; i++) {
+          const size = messageBytes(messages[i]!);
+          if (chunk.length > 0 && bytes + size > this.options.maxBatchBytes) break;
+          bytes += size;
+          chunk.push(messages[i]!);
         }
         await this.send([{ topic, messages: chunk }]);
       }

@@ -4,7 +4,7 @@
 // ClickHouse rejects for good becomes an ingest_errors row and the pipeline goes on.
 import type { Segment } from '../bus/bus.js';
 import type { Store } from '../store/clickhouse.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
+import { EXCERPT_LIMIT, type IngestError } from '../../schemas/ingest-error.js';
 import { rowsForSegment } from './segment-rows.js';
 import { columnsOf, encodeJsonCompactRows } from './row-encoding.js';
 
@@ -74,12 +74,8 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
       } catch (error) {
         // Mapping is deterministic: a segment that cannot become rows now never will, and retrying it
         // would block its partition for good. It becomes one ingest error covering its bytes instead.
-        const unmappable: IngestError = {
-          host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
-          offset: segment.start, length: segment.end - segment.start, kind: 'unmappable_segment',
-          reason: `${segment.file} bytes ${segment.start}–${segment.end}: ${segment.events.length} ${segment.family} records could not be mapped to rows: ${(error as Error).message.slice(0, 300)}`,
-          excerpt: JSON.stringify(segment.events[0] ?? null).slice(0, 512), can_continue: true,
-        };
+        const unmappable = wholeSegmentError(segment, 'unmappable_segment',
+          `${segment.events.length} ${segment.family} records could not be mapped to rows: ${(error as Error).message.slice(0, 300)}`, segment.events[0] ?? null);
         await insert('ingest_errors', [unmappable, ...segment.errors], `${segment.id}|unmappable`);
         return;
       }
@@ -89,12 +85,8 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
           await insert(table, rows as object[], `${segment.id}|${table}`);
         } catch (error) {
           if (!isPermanentInsertError(error)) throw error;
-          const rejected: IngestError = {
-            host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
-            offset: segment.start, length: segment.end - segment.start, kind: 'rejected_by_clickhouse',
-            reason: `${segment.file} bytes ${segment.start}–${segment.end}: ClickHouse rejected ${rows.length} ${table} rows: ${(error as Error).message.slice(0, 300)}`,
-            excerpt: JSON.stringify(rows[0]).slice(0, 512), can_continue: true,
-          };
+          const rejected = wholeSegmentError(segment, 'rejected_by_clickhouse',
+            `ClickHouse rejected ${rows.length} ${table} rows: ${(error as Error).message.slice(0, 300)}`, rows[0]);
           await insert('ingest_errors', [rejected], `${segment.id}|${table}|rejected`);
         }
       }
@@ -103,3 +95,13 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
 }
 
 export type ClickHouseSink = ReturnType<typeof createClickHouseSink>;
+
+/** An ingest error covering a whole segment's bytes, with its first record as the excerpt. */
+function wholeSegmentError(segment: Segment, kind: string, why: string, first: unknown): IngestError {
+  return {
+    host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
+    offset: segment.start, length: segment.end - segment.start, kind,
+    reason: `${segment.file} bytes ${segment.start}–${segment.end}: ${why}`,
+    excerpt: JSON.stringify(first).slice(0, EXCERPT_LIMIT), can_continue: true,
+  };
+}
