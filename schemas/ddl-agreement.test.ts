@@ -1,12 +1,8 @@
 // Holds each zod row schema and its ClickHouse table in step: same columns, compatible types, and a
 // row made by the mapping goes in and comes back. A column added on one side only fails here.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { openStore, type Store } from '../ingest/store/clickhouse.js';
-import { migrate } from '../ingest/store/migrations.js';
+import { openTempStore, type TempStore } from '../test/support/temp-store.js';
 import { TjRowSchema, tjEventToRow } from './tj-row.js';
 import { IngestErrorSchema } from './ingest-error.js';
 import { createTjParser } from '../parsers/tj/index.js';
@@ -17,16 +13,13 @@ import { ApdexRowSchema, KeyOperationRowSchema } from './apdex-row.js';
 import { AlertRowSchema } from './alert-row.js';
 import { AtopCpuRowSchema, AtopDiskRowSchema, AtopInterfaceRowSchema, AtopSystemRowSchema, AtopTopProcessRowSchema } from './atop-row.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'perfpipe-ddl-'));
-let store: Store;
+let store: TempStore;
 
 test.before(async () => {
-  store = await openStore({ data: dir });
-  await migrate(store.client);
+  store = await openTempStore('perfpipe-ddl-');
 });
 test.after.always(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.dispose();
 });
 
 /** Which ClickHouse types a zod field may be stored in. */

@@ -1,26 +1,19 @@
 // The channels that keep notices: the `alerts` table (real embedded ClickHouse in a temp dir, migrated) and the
 // `<prefix>alerts` Kafka topic (a fake publish standing in for KafkaBus.publishAlerts).
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Metrics } from '../ingest/observe/metrics.js';
-import { openStore, type Store } from '../ingest/store/clickhouse.js';
-import { migrate } from '../ingest/store/migrations.js';
+import { openTempStore, type TempStore } from './support/temp-store.js';
 import { createAlerter } from '../ingest/alert/index.js';
 import type { AlertRecord } from '../ingest/alert/alert-records.js';
 import { BusError } from '../ingest/bus/bus-error.js';
 import { pgSegment } from './support/alert-receiver.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'perfpipe-alert-store-'));
-let store: Store;
+let store: TempStore;
 test.before(async () => {
-  store = await openStore({ data: dir });
-  await migrate(store.client);
+  store = await openTempStore('perfpipe-alert-store-');
 });
 test.after.always(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.dispose();
 });
 
 const L = (ts: string, pid: number, rest: string): string => `2026-11-30 14:09:${ts} UTC [${pid}] 1CV8 app@erp ${rest}`;

@@ -1,11 +1,7 @@
 // End to end for APDEX: a generated export → parser → apdex_measurements in a fresh embedded store → the
 // report SQL, against APDEX values worked out by hand; then T changed in key_operations, with no re-ingest.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '../ingest/store/clickhouse.js';
-import { migrate } from '../ingest/store/migrations.js';
+import { openTempStore, type TempStore } from './support/temp-store.js';
 import { reportRows } from '../ingest/store/reports.js';
 import { createApdexParser } from '../parsers/apdex/index.js';
 import type { ApdexKeyOperation } from '../schemas/apdex-measurement.js';
@@ -13,8 +9,7 @@ import { ApdexRowSchema, apdexMeasurementToRow, keyOperationToRow, KeyOperationR
 import { encodeExport, writeApdexExport } from '../simulate/apdex-export.js';
 import { FIXTURE_LATE, FIXTURE_OPERATIONS } from '../simulate/apdex-fixture.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'perfpipe-apdex-'));
-let store: Store;
+let store: TempStore;
 let exportSettings: ApdexKeyOperation[] = [];
 /** Unix seconds, as the CLI passes them: a date text would be read in the server's time zone. */
 const WINDOW = { from: Date.UTC(2026, 10, 30, 10, 0, 0) / 1000, to: Date.UTC(2026, 10, 30, 10, 10, 0) / 1000 };
@@ -23,8 +18,7 @@ const B = 'ЗаписьСправочникаНоменклатура';
 const C = 'ФормированиеОтчетаОстатки';
 
 test.before(async () => {
-  store = await openStore({ data: dir });
-  await migrate(store.client);
+  store = await openTempStore('perfpipe-apdex-');
   const bytes = encodeExport(writeApdexExport([...FIXTURE_OPERATIONS, FIXTURE_LATE], { shape: 'attributes' }));
   const parser = createApdexParser({ host: 'h1', source: 'apdex', file: '/exports/2026-11-30 12-00-00-00001.xml', file_key: 'fk1', offset: 0 });
   const out = [parser.push(bytes), parser.finish()];
@@ -34,8 +28,7 @@ test.before(async () => {
   await store.client.insert({ table: 'apdex_measurements', values: measurements.map((m) => ApdexRowSchema.parse(apdexMeasurementToRow(m))), format: 'JSONEachRow' });
 });
 test.after.always(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.dispose();
 });
 
 interface Line { scope: string; operation: string; target_s: number | null; target_from: string; priority: number | null; n: number; satisfied: number | null; tolerating: number | null; frustrated: number | null; apdex: number | null; rating: string }

@@ -1,26 +1,19 @@
 // The sink against the real embedded engine: rows stored once per segment id, and a segment that cannot
 // become rows is stored as an ingest error instead of being retried for ever (it would block its partition).
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '../store/clickhouse.js';
-import { migrate } from '../store/migrations.js';
+import { openTempStore, type TempStore } from '../../test/support/temp-store.js';
 import { createClickHouseSink } from './clickhouse-sink.js';
 import { createTjParser } from '../../parsers/tj/index.js';
 import type { Segment } from '../bus/bus.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'perfpipe-sink-'));
-let store: Store;
+let store: TempStore;
 const failures: string[] = [];
 
 test.before(async () => {
-  store = await openStore({ data: dir });
-  await migrate(store.client);
+  store = await openTempStore('perfpipe-sink-');
 });
 test.after.always(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.dispose();
 });
 
 const file = '/logs/rphost_1234/26113014.log';
