@@ -1,7 +1,8 @@
 // Counts the messages in Kafka topics from the outside, the same way for every shipper: the sum over partitions of
 // each high-water mark minus its low-water mark (kafkajs admin.fetchTopicOffsets). A message is counted once the
 // broker has it in the log; with acks=all on a single node that is when the producer's send is acknowledged.
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 
 export interface TopicCounter {
   count(topics: string[]): Promise<number>;

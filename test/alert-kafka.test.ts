@@ -1,7 +1,7 @@
 // The alerts topic on a real broker (scripts/kafka.sh): an alerter wired like `perfpipe sink` wires it
 // (publishAlerts = KafkaBus.publishAlerts) puts a PostgreSQL lock-timeout notice on `<prefix>alerts`.
 import test from 'ava';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
 import { eventually } from '../ingest/bus/bus-contract.js';

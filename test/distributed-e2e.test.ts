@@ -4,7 +4,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { freePort, httpGet, sinkQuery, startDaemon, spawnDaemon, storedIn, waitFor, type Daemon } from './support/daemon.js';
 import { TjStream } from './support/tj-stream.js';

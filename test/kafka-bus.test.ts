@@ -1,7 +1,8 @@
 // The Kafka bus on a real broker (scripts/kafka.sh): the shared bus contract, then what only Kafka does —
 // topics, consumer groups, redelivery of uncommitted segments, replayed partial segments, dead letters.
 import test from 'ava';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { eventually, makeSegment, runBusContract } from '../ingest/bus/bus-contract.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';

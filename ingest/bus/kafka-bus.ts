@@ -1,6 +1,7 @@
 // The Kafka bus of the distributed shape: agents publish segments to `perfpipe.<family>`, sinks consume them
 // in one consumer group. publish resolves once the broker acked (acks=all); offsets move after the handler.
-import { CompressionTypes, Partitioners, type Admin, type Consumer, type Kafka, type Producer } from 'kafkajs';
+import type { Admin, Consumer, Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type Kafka } from './kafkajs.js';
 import type { Bus, Segment, SegmentHandler } from './bus.js';
 import { BusError } from './bus-error.js';
 import { KafkaBusConfigSchema, type KafkaBusConfig, type KafkaBusConfigInput } from './kafka-config.js';

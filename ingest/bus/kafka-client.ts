@@ -1,6 +1,7 @@
 // Builds the kafkajs client from the bus config: brokers, TLS, SASL from the environment, and kafkajs's own
 // log lines routed to a callback (kafkajs otherwise prints JSON to the console).
-import { Kafka, logLevel, type LogEntry, type SASLOptions } from 'kafkajs';
+import type { LogEntry, SASLOptions } from 'kafkajs';
+import { Kafka, logLevel } from './kafkajs.js';
 import { BusError } from './bus-error.js';
 import { credentialsFromEnv, type KafkaBusConfig } from './kafka-config.js';
 

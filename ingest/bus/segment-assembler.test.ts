@@ -108,7 +108,7 @@ test('an event too large for one Kafka message travels as an ingest error that n
   const big = { event: 'SDBL', origin: { offset: 1234 }, length: 2_000_000, properties: ['Sdbl', 'x'.repeat(2_000_000)] };
   const messages = encodeSegment({ id: 'h|k|0-9', family: 'tj', host: 'h', source: 'tj', file: '/f.log', file_key: 'k', start: 0, end: 2_000_100, events: [{ event: 'CALL' }, big], errors: [] });
   t.deepEqual(messages.map((m) => m.headers.record), ['events', 'errors']);
-  const error = JSON.parse(messages[1]?.value ?? '{}') as { kind: string; offset: number; length: number; reason: string };
+  const error = JSON.parse(messages[1]?.value.toString() ?? '{}') as { kind: string; offset: number; length: number; reason: string };
   t.like(error, { kind: 'oversized_event', offset: 1234, length: 2_000_000 });
   t.regex(error.reason, /^\/f\.log at offset 1234: a SDBL event of 20000\d\d bytes is larger than the 921600 bytes one Kafka message may carry/);
 });
@@ -135,4 +135,19 @@ test('one bad line costs that line: the other records of its message are deliver
     t.deepEqual(output.segment.events, segment.events.filter((_, i) => i !== 2));
     t.deepEqual(output.invalid.map((r) => r.reason), ['events message: line 3 of 5 is not JSON']);
   }
+});
+
+test("an event's origin travels as its offset and comes back whole; an origin naming another file travels as it is", (t) => {
+  const segment = makeSegment('origins', 0, 0);
+  const own = { host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key };
+  segment.events = [
+    { event: 'CALL', origin: { ...own, offset: 7 }, props: { a: '1' } },
+    { event: 'CALL', origin: { ...own, file: '/elsewhere.log', offset: 9 } },
+    { event: 'CALL', origin: 'not an object' },
+  ];
+  const messages = asRead([segment], 0, 1 << 20);
+  const lines = messages[0]!.value!.toString('utf8').split('\n');
+  t.is(lines[0], '{"event":"CALL","origin":7,"props":{"a":"1"}}');
+  t.true(lines[1]!.includes('"/elsewhere.log"'));
+  t.deepEqual(segmentsOf(new PartitionAssembler().push(messages[0]!)), [segment]);
 });

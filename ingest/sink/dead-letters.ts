@@ -1,6 +1,7 @@
 // The sink's dead-letter producer: events that failed validation go to `<prefix>dlq` with a reason header,
 // beside their ingest_errors rows. Malformed bus messages are dead-lettered by the Kafka bus itself.
-import { Partitioners, type Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
+import { Partitioners } from '../bus/kafkajs.js';
 import type { Segment } from '../bus/bus.js';
 import { createKafkaClient, type KafkaLogSink } from '../bus/kafka-client.js';
 import type { KafkaBusConfig } from '../bus/kafka-config.js';
