@@ -151,3 +151,12 @@ test("an event's origin travels as its offset and comes back whole; an origin na
   t.true(lines[1]!.includes('"/elsewhere.log"'));
   t.deepEqual(segmentsOf(new PartitionAssembler().push(messages[0]!)), [segment]);
 });
+
+test('a segment from an agent of the previous schema (2, origins whole) is still delivered', (t) => {
+  const segment = makeSegment('schema-2', 0, 0);
+  segment.events = [{ event: 'CALL', origin: { host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key, offset: 3 } }];
+  const [message] = asRead([segment], 0, 1 << 20);
+  message!.headers = { ...message!.headers, schema: Buffer.from('2') };
+  message!.value = Buffer.from(JSON.stringify(segment.events[0]));
+  t.deepEqual(segmentsOf(new PartitionAssembler().push(message!)), [segment]);
+});

@@ -142,7 +142,9 @@ const Count = z.string().regex(/^\d{1,15}$/, { message: 'expected a non-negative
 
 const HeadersSchema = z.object({
   kind: z.enum(FAMILIES as [Family, ...Family[]]),
-  schema: z.literal(SCHEMA_VERSION),
+  // Schema 2 differs only in sending every origin whole, which reads back unchanged: messages an agent of the
+  // previous version left in a topic are still delivered after the sinks were upgraded.
+  schema: z.enum(['2', SCHEMA_VERSION]),
   segment: z.string().min(1),
   record: z.enum(['events', 'errors', 'empty']),
   seg_start: Count,
