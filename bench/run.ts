@@ -8,6 +8,7 @@ import { type BenchResult, figureRows, formatTable } from './figures.js';
 import { run as runTjParse } from './tj-parse.js';
 import { run as runPgParse } from './pg-parse.js';
 import { run as runTjIngest } from './tj-ingest.js';
+import { run as runTjEngineCeiling } from './tj-engine-ceiling.js';
 import { run as runAlertLatency } from './alert-latency.js';
 import { run as runKafkaE2e } from './kafka-e2e.js';
 import { run as runTjKafkaShip } from './tj-kafka-ship.js';
@@ -21,6 +22,8 @@ const BENCHES: Bench[] = [
   { name: 'tj-parse', run: () => runTjParse({ sizeMb: 200 }) },
   { name: 'pg-parse', run: () => runPgParse({ sizeMb: 200 }) },
   { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200 }) },
+  // The engine's own insert rate for the same rows, nothing of perfpipe's in the timed loop: what tj-ingest can reach here.
+  { name: 'tj-engine-ceiling', run: () => runTjEngineCeiling({ sizeMb: 200 }) },
   { name: 'alert-latency', run: () => runAlertLatency({ count: 40 }) },
   { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
   // Issue #7's bar: perfpipe's TJ file → Kafka rate (parsing included) at ≥ 50% of rsyslog's raw-line shipping.

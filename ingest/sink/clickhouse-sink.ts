@@ -29,6 +29,20 @@ export function isPermanentInsertError(error: unknown): boolean {
   return code !== undefined && PERMANENT_CODES.has(String(code));
 }
 
+/** Settings of every segment insert: one block, deduplicated by the segment's token (views included). */
+export function segmentInsertSettings(token: string): Record<string, string | number> {
+  return {
+    insert_deduplicate: 1,
+    insert_deduplication_token: token,
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+    // One segment, one block: a split block would deduplicate part by part (clickhouse.md §2).
+    max_insert_block_size: '100000000',
+    min_insert_block_size_rows: '0',
+    min_insert_block_size_bytes: '0',
+    async_insert: 0,
+  };
+}
+
 export function createClickHouseSink(o: ClickHouseSinkOptions) {
   const maxAttempts = o.maxAttempts ?? 6;
 
@@ -43,16 +57,7 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
       try {
         await o.store.insertFormatted({
           table, columns, body, format: 'JSONCompactEachRow',
-          settings: {
-            insert_deduplicate: 1,
-            insert_deduplication_token: token,
-            deduplicate_blocks_in_dependent_materialized_views: 1,
-            // One segment, one block: a split block would deduplicate part by part (clickhouse.md §2).
-            max_insert_block_size: '100000000',
-            min_insert_block_size_rows: '0',
-            min_insert_block_size_bytes: '0',
-            async_insert: 0,
-          },
+          settings: segmentInsertSettings(token),
         });
         o.events.inserted(table, values.length, performance.now() - t0);
         return;

@@ -1,0 +1,107 @@
+// The embedded engine's own insert rate for tj_events rows, with no perfpipe code in the timed loop: the TJ input is
+// parsed, mapped and serialized first (exactly as the sink does: rowsForSegment, JSONCompactEachRow, the sink's
+// insert settings and dedup tokens), then only the inserts are timed, one after another, as `ingest` sends them.
+// It is the ceiling every TJ → ClickHouse figure of this machine lives under (issue #2's 100k events/s, issue
+// #9's 50k events/s end to end): measured at the rows per insert a default 2 MiB segment gives, and at ten times that.
+// Usage: npx tsx bench/tj-engine-ceiling.ts [--size-mb 200]   (or node dist/bench/tj-engine-ceiling.js after tsc)
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createTjParser } from '../parsers/tj/index.js';
+import { openStore } from '../ingest/store/clickhouse.js';
+import { migrate } from '../ingest/store/migrations.js';
+import { rowsForSegment } from '../ingest/sink/segment-rows.js';
+import { columnsOf, encodeJsonCompactRows } from '../ingest/sink/row-encoding.js';
+import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
+import { PipelineConfigSchema } from '../ingest/config.js';
+import type { TjEvent } from '../schemas/tj-event.js';
+import { generateTj, type GeneratedTj } from './generate-tj.js';
+import { benchWorkDir, isMain } from './bench-paths.js';
+import { type BenchResult, figureRows, formatTable } from './figures.js';
+
+const CHUNK = 1 << 20;
+
+function parseAll(input: GeneratedTj): TjEvent[] {
+  const events: TjEvent[] = [];
+  for (const file of input.files) {
+    const path = join(input.dir, file.path);
+    const parser = createTjParser({ host: 'bench', source: 'tj', file: path, file_key: file.path, offset: 0, hour: file.hour, tz: input.time_zone });
+    const fd = openSync(path, 'r');
+    try {
+      for (let position = 0; ; ) {
+        const buf = Buffer.allocUnsafe(CHUNK);
+        const n = readSync(fd, buf, 0, CHUNK, position);
+        const out = n === 0 ? parser.finish() : parser.push(buf.subarray(0, n));
+        for (const e of out.events) events.push(e);
+        if (n === 0) break;
+        position += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return events;
+}
+
+interface Body { columns: string[]; body: Buffer; rows: number }
+
+function bodies(events: TjEvent[], rowsPerInsert: number): Body[] {
+  const out: Body[] = [];
+  for (let i = 0; i < events.length; i += rowsPerInsert) {
+    const slice = events.slice(i, i + rowsPerInsert);
+    const rows = rowsForSegment({ id: `b|${i}`, family: 'tj', host: 'bench', source: 'tj', file: 'f', file_key: 'k', start: i, end: i + slice.length, events: slice, errors: [] }).get('tj_events') as object[];
+    const columns = columnsOf(rows);
+    out.push({ columns, body: encodeJsonCompactRows(rows, columns), rows: rows.length });
+  }
+  return out;
+}
+
+async function insertAll(blocks: Body[], data: string): Promise<{ wallS: number; cpuS: number; stored: number }> {
+  rmSync(data, { recursive: true, force: true });
+  const store = await openStore({ data });
+  try {
+    await migrate(store.client);
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (const [n, b] of blocks.entries()) {
+      await store.insertFormatted({ table: 'tj_events', columns: b.columns, format: 'JSONCompactEachRow', body: b.body, settings: segmentInsertSettings(`ceiling-${n}`) });
+    }
+    const wallS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const rs = await store.client.query({ query: 'SELECT count() AS n FROM tj_events', format: 'JSONEachRow' });
+    const stored = Number((await rs.json<{ n: string }>())[0]?.n ?? -1);
+    return { wallS, cpuS: (cpu.user + cpu.system) / 1e6, stored };
+  } finally {
+    await store.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+export async function run(options: { sizeMb?: number } = {}): Promise<BenchResult> {
+  const input = generateTj({ sizeMb: options.sizeMb ?? 200 });
+  const events = parseAll(input);
+  const segmentBytes = PipelineConfigSchema.parse({}).segment_bytes;
+  const perSegment = Math.max(1, Math.round(segmentBytes / (input.bytes / events.length)));
+  const figures: BenchResult['figures'] = [];
+  const notes: string[] = [];
+  let ok = true;
+  for (const [label, rowsPerInsert] of [['default segment', perSegment], ['10× segment', perSegment * 10]] as const) {
+    const blocks = bodies(events, rowsPerInsert);
+    const jsonBytes = blocks.reduce((sum, b) => sum + b.body.length, 0);
+    const r = await insertAll(blocks, join(benchWorkDir(), 'engine-ceiling-data'));
+    ok &&= r.stored === events.length;
+    figures.push(
+      { name: `engine insert, ${rowsPerInsert} rows per insert (${label})`, value: events.length / r.wallS, unit: 'events/s' },
+      { name: `engine CPU per event, ${rowsPerInsert} rows per insert`, value: (r.cpuS / events.length) * 1e6, unit: 'µs' },
+    );
+    notes.push(`${label}: ${blocks.length} inserts of ${rowsPerInsert} rows, ${(jsonBytes / events.length).toFixed(0)} bytes of JSONCompactEachRow per row, ${r.wallS.toFixed(1)} s wall, ${r.cpuS.toFixed(1)} CPU s (all engine threads), ${r.stored} rows stored`);
+  }
+  return { bench: 'tj-engine-ceiling', input: { bytes: input.bytes, events: events.length, files: input.files.length }, figures, ok, notes };
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' } } });
+  const r = await run({ sizeMb: Number(values['size-mb'] ?? 200) });
+  console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
+  for (const note of r.notes ?? []) console.log(`note: ${note}`);
+}
