@@ -12,10 +12,13 @@ import { run as runTjEngineCeiling } from './tj-engine-ceiling.js';
 import { run as runAlertLatency } from './alert-latency.js';
 import { run as runKafkaE2e } from './kafka-e2e.js';
 import { run as runTjKafkaShip } from './tj-kafka-ship.js';
+import { run as runTjIngestScale } from './tj-ingest-scale.js';
 
 interface Bench {
   name: string;
   run: () => Promise<BenchResult>;
+  /** Runs only when named on the command line (it takes many minutes). */
+  onlyWhenNamed?: boolean;
 }
 
 const BENCHES: Bench[] = [
@@ -28,6 +31,8 @@ const BENCHES: Bench[] = [
   { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
   // Issue #7's bar: perfpipe's TJ file → Kafka rate (parsing included) at ≥ 50% of rsyslog's raw-line shipping.
   { name: 'tj-kafka-ship', run: () => runTjKafkaShip({ sizeMb: 100 }) },
+  // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
+  { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
 ];
 
 function machine(): Record<string, string | number> {
@@ -45,7 +50,7 @@ function machine(): Record<string, string | number> {
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
 for (const bench of BENCHES) {
-  if (only.length > 0 && !only.includes(bench.name)) continue;
+  if (only.length > 0 ? !only.includes(bench.name) : bench.onlyWhenNamed) continue;
   console.error(`running ${bench.name}…`);
   results.push({ ...(await bench.run()), measured_at: new Date().toISOString() });
 }
@@ -56,8 +61,8 @@ for (const r of results) {
   console.log(`${r.bench}: input ${Object.entries(r.input).map(([k, v]) => `${k}=${v}`).join(' ')}${r.ok ? '' : '  CHECK FAILED'}`);
   for (const note of r.notes ?? []) console.log(`  note: ${note}`);
 }
-// A partial run replaces only its own benches' results.
-const previous: BenchResult[] = only.length > 0 && existsSync(benchResultsFile())
+// A run replaces only the results of the benches it ran (a full run skips the long ones and keeps their last figures).
+const previous: BenchResult[] = existsSync(benchResultsFile())
   ? ((JSON.parse(readFileSync(benchResultsFile(), 'utf8')) as { results?: BenchResult[] }).results ?? []) : [];
 const ran = new Set(results.map((r) => r.bench));
 const kept = BENCHES.flatMap((b) => (ran.has(b.name) ? results.filter((r) => r.bench === b.name) : previous.filter((r) => r.bench === b.name)));
