@@ -4,10 +4,10 @@
 // It is the ceiling every TJ → ClickHouse figure of this machine lives under (issue #2's 100k events/s, issue
 // #9's 50k events/s end to end): measured at the rows per insert a default 2 MiB segment gives, and at ten times that.
 // Usage: npx tsx bench/tj-engine-ceiling.ts [--size-mb 200]   (or node dist/bench/tj-engine-ceiling.js after tsc)
-import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTjParser } from '../parsers/tj/index.js';
+import { feedTjFile } from './tj-feed.js';
 import { openStore } from '../ingest/store/clickhouse.js';
 import { migrate } from '../ingest/store/migrations.js';
 import { rowsForSegment } from '../ingest/sink/segment-rows.js';
@@ -19,27 +19,9 @@ import { generateTj, type GeneratedTj } from './generate-tj.js';
 import { benchWorkDir, isMain } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 
-const CHUNK = 1 << 20;
-
 function parseAll(input: GeneratedTj): TjEvent[] {
   const events: TjEvent[] = [];
-  for (const file of input.files) {
-    const path = join(input.dir, file.path);
-    const parser = createTjParser({ host: 'bench', source: 'tj', file: path, file_key: file.path, offset: 0, hour: file.hour, tz: input.time_zone });
-    const fd = openSync(path, 'r');
-    try {
-      for (let position = 0; ; ) {
-        const buf = Buffer.allocUnsafe(CHUNK);
-        const n = readSync(fd, buf, 0, CHUNK, position);
-        const out = n === 0 ? parser.finish() : parser.push(buf.subarray(0, n));
-        for (const e of out.events) events.push(e);
-        if (n === 0) break;
-        position += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
+  for (const file of input.files) feedTjFile(input, file, (out) => events.push(...out.events));
   return events;
 }
 

@@ -2,16 +2,13 @@
 // in this one process. Prints a table; `run()` returns the figures for bench/run.ts.
 // Usage: npx tsx bench/tj-parse.ts [--size-mb 200] [--passes 3]   (or node dist/bench/tj-parse.js after tsc)
 import { fork } from 'node:child_process';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTjParser } from '../parsers/tj/index.js';
+import { CHUNK, feedTjFile } from './tj-feed.js';
 import { generateTj, type GeneratedTj } from './generate-tj.js';
 import { isMain } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
-
-const CHUNK = 1 << 20;
 
 /**
  * Makes sure the input exists. Writing it happens in a child process so that this process's peak RSS
@@ -38,26 +35,10 @@ function parsePass(input: GeneratedTj): Pass {
   const wallStart = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
   for (const file of input.files) {
-    const path = join(input.dir, file.path);
-    const parser = createTjParser({ host: 'bench', source: 'tj', file: path, file_key: file.path, offset: 0, hour: file.hour, tz: input.time_zone });
-    const fd = openSync(path, 'r');
-    try {
-      for (let position = 0; ; ) {
-        // A fresh buffer per read: the tailer hands each chunk over and never reuses it (ARCHITECTURE §1 Source).
-        const buf = Buffer.allocUnsafe(CHUNK);
-        const n = readSync(fd, buf, 0, CHUNK, position);
-        const last = n === 0;
-        const t0 = process.hrtime.bigint();
-        const out = last ? parser.finish() : parser.push(n === CHUNK ? buf : buf.subarray(0, n));
-        parseNs += process.hrtime.bigint() - t0;
-        for (const e of out.events) counts[e.event] = (counts[e.event] ?? 0) + 1;
-        errors += out.errors.length;
-        if (last) break;
-        position += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
+    feedTjFile(input, file, (out) => {
+      for (const e of out.events) counts[e.event] = (counts[e.event] ?? 0) + 1;
+      errors += out.errors.length;
+    }, (ns) => (parseNs += ns));
   }
   // CPU seconds too: on a shared machine wall time includes waiting for a core, CPU time does not.
   const cpu = process.cpuUsage(cpuStart);
