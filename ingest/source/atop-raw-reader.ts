@@ -48,7 +48,9 @@ export async function readRawLog(o: RawReadOptions): Promise<RawReadResult> {
     const segment: Segment = {
       id: segmentId(o.host, o.fileKey, start, end), family: 'atop', host: o.host, source: o.source,
       file: o.path, file_key: o.fileKey, start, end,
-      events: samples.flatMap((s) => s.records), errors: [...samples.flatMap((s) => s.errors), ...extra],
+      // `sample` counts from this segment's first sample, not from where `atop -r` began: a replay begins at
+      // another minute (-b takes minutes), and the replayed segment must carry the same records.
+      events: samples.flatMap((s, i) => s.records.map((r) => ({ ...r, sample: i }))), errors: [...samples.flatMap((s) => s.errors), ...extra],
     };
     if (!(await o.publish(segment))) return false;
     o.checkpoints.recordAck(o.fileKey, end);

@@ -25,7 +25,10 @@ import { holdUntilSampleEnd } from './atop-samples.js';
 
 export interface RawSample {
   epoch: number;
-  /** Records with `origin.offset` set to the sample's epoch: a replay starting elsewhere gives equal records. */
+  /**
+   * Records with `origin.offset` set to the sample's epoch: a replay starting elsewhere gives equal records but
+   * for `sample`, which counts from the read's start (the raw reader renumbers it per segment).
+   */
   records: AtopRecord[];
   errors: IngestError[];
   /** Bytes of `-P` text the sample took. */
