@@ -1,6 +1,6 @@
 // The embedded engine's own insert rate for tj_events rows, with no perfpipe code in the timed loop: the TJ input is
-// parsed, mapped and serialized first (exactly as the sink does: rowsForSegment, JSONCompactEachRow, the sink's
-// insert settings and dedup tokens), then only the inserts are timed, one after another, as `ingest` sends them.
+// parsed, mapped and encoded first (exactly as a source does: the tj row builder's RowBinary, the sink's insert
+// settings and dedup tokens), then only the inserts are timed, one after another, as `ingest` sends them.
 // It is the ceiling every TJ → ClickHouse figure of this machine lives under (issue #2's 100k events/s, issue
 // #9's 50k events/s end to end): measured at the rows per insert a default 2 MiB segment gives, and at ten times that.
 // Usage: npx tsx bench/tj-engine-ceiling.ts [--size-mb 200]   (or node dist/bench/tj-engine-ceiling.js after tsc)
@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { feedTjFile } from './tj-feed.js';
 import { openStore } from '../ingest/store/clickhouse.js';
 import { migrate } from '../ingest/store/migrations.js';
-import { rowsForSegment } from '../ingest/sink/segment-rows.js';
-import { columnsOf, encodeJsonCompactRows } from '../ingest/sink/row-encoding.js';
+import { rowsOfRecords } from '../ingest/rows/families.js';
+import { TJ_EVENTS } from '../schemas/tj-row.js';
 import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
 import { PipelineConfigSchema } from '../ingest/config.js';
 import type { TjEvent } from '../schemas/tj-event.js';
@@ -25,15 +25,13 @@ function parseAll(input: GeneratedTj): TjEvent[] {
   return events;
 }
 
-interface Body { columns: string[]; body: Buffer; rows: number }
+interface Body { body: Buffer; rows: number }
 
 function bodies(events: TjEvent[], rowsPerInsert: number): Body[] {
   const out: Body[] = [];
   for (let i = 0; i < events.length; i += rowsPerInsert) {
-    const slice = events.slice(i, i + rowsPerInsert);
-    const rows = rowsForSegment({ id: `b|${i}`, family: 'tj', host: 'bench', source: 'tj', file: 'f', file_key: 'k', start: i, end: i + slice.length, events: slice, errors: [] }).get('tj_events') as object[];
-    const columns = columnsOf(rows);
-    out.push({ columns, body: encodeJsonCompactRows(rows, columns), rows: rows.length });
+    const [t] = rowsOfRecords('tj', events.slice(i, i + rowsPerInsert)).tables;
+    if (t) out.push({ body: t.body, rows: t.rows });
   }
   return out;
 }
@@ -46,7 +44,7 @@ async function insertAll(blocks: Body[], data: string): Promise<{ wallS: number;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (const [n, b] of blocks.entries()) {
-      await store.insertFormatted({ table: 'tj_events', columns: b.columns, format: 'JSONCompactEachRow', body: b.body, settings: segmentInsertSettings(`ceiling-${n}`) });
+      await store.insertFormatted({ table: 'tj_events', columns: TJ_EVENTS.names, structure: TJ_EVENTS.structure, format: 'RowBinary', body: b.body, settings: segmentInsertSettings(`ceiling-${n}`) });
     }
     const wallS = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
@@ -69,14 +67,14 @@ export async function run(options: { sizeMb?: number } = {}): Promise<BenchResul
   let ok = true;
   for (const [label, rowsPerInsert] of [['default segment', perSegment], ['10× segment', perSegment * 10]] as const) {
     const blocks = bodies(events, rowsPerInsert);
-    const jsonBytes = blocks.reduce((sum, b) => sum + b.body.length, 0);
+    const encodedBytes = blocks.reduce((sum, b) => sum + b.body.length, 0);
     const r = await insertAll(blocks, join(benchWorkDir(), 'engine-ceiling-data'));
     ok &&= r.stored === events.length;
     figures.push(
       { name: `engine insert, ${rowsPerInsert} rows per insert (${label})`, value: events.length / r.wallS, unit: 'events/s' },
       { name: `engine CPU per event, ${rowsPerInsert} rows per insert`, value: (r.cpuS / events.length) * 1e6, unit: 'µs' },
     );
-    notes.push(`${label}: ${blocks.length} inserts of ${rowsPerInsert} rows, ${(jsonBytes / events.length).toFixed(0)} bytes of JSONCompactEachRow per row, ${r.wallS.toFixed(1)} s wall, ${r.cpuS.toFixed(1)} CPU s (all engine threads), ${r.stored} rows stored`);
+    notes.push(`${label}: ${blocks.length} inserts of ${rowsPerInsert} rows, ${(encodedBytes / events.length).toFixed(0)} bytes of RowBinary per row, ${r.wallS.toFixed(1)} s wall, ${r.cpuS.toFixed(1)} CPU s (all engine threads), ${r.stored} rows stored`);
   }
   return { bench: 'tj-engine-ceiling', input: { bytes: input.bytes, events: events.length, files: input.files.length }, figures, ok, notes };
 }

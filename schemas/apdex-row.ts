@@ -1,53 +1,54 @@
 // The `apdex_measurements` and `key_operations` rows (queries/ddl/010_apdex.sql) and the mappings from the
 // export parser's records. schemas/ddl-agreement.test.ts holds these schemas and the DDL in step.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { col, tableLayout } from './columns.js';
 import type { ApdexKeyOperation, ApdexMeasurement } from './apdex-measurement.js';
 import { clickhouseTime } from './clickhouse-time.js';
 
-/** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm`. */
-const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
-const u32 = z.number().int().nonnegative();
+const lc = col.lowCardinality;
 
-export const ApdexRowSchema = z.strictObject({
-  ts_start: dt64,
-  duration_us: z.number().int().nonnegative(),
-  operation: z.string(),
-  operation_name: z.string(),
-  operation_uid: z.string(),
-  target_s: z.number().nullable(),
-  priority: u32.nullable(),
-  min_level: z.number().nullable(),
-  long: z.boolean().nullable(),
-  comment: z.string(),
-  weight: z.number(),
-  user: z.string(),
-  session_number: z.number().int().nonnegative().nullable(),
-  saved_at: dt64.nullable(),
-  failed: z.boolean().nullable(),
-  host: z.string(),
-  file: z.string(),
-  file_key: z.string(),
-  file_offset: z.number().int().nonnegative(),
+export const APDEX_MEASUREMENTS = tableLayout('apdex_measurements', {
+  ts_start: col.dateTime64(3),
+  duration_us: col.safeUint64(),
+  operation: lc(),
+  operation_name: lc(),
+  operation_uid: lc(),
+  target_s: col.nullable(col.float64()),
+  priority: col.nullable(col.uint32()),
+  min_level: col.nullable(col.float64()),
+  long: col.nullable(col.bool()),
+  comment: col.string(),
+  weight: col.float64(),
+  user: lc(),
+  session_number: col.nullable(col.safeUint64()),
+  saved_at: col.nullable(col.dateTime64(3)),
+  failed: col.nullable(col.bool()),
+  host: lc(),
+  file: col.string(),
+  file_key: col.string(),
+  file_offset: col.safeUint64(),
 });
+export const ApdexRowSchema = APDEX_MEASUREMENTS.schema;
 export type ApdexRow = z.infer<typeof ApdexRowSchema>;
 
-export const KeyOperationRowSchema = z.strictObject({
+export const KEY_OPERATIONS = tableLayout('key_operations', {
   /** Technical name of the key operation (`nameFull`), the join key with apdex_measurements.operation. */
-  name: z.string().min(1),
-  description: z.string(),
+  name: col.string(),
+  description: col.string(),
   /** T in seconds; null = take the export's T. */
-  target_s: z.number().positive().nullable(),
-  priority: u32.nullable(),
-  min_level: z.number().nullable(),
+  target_s: col.nullable(col.float64()),
+  priority: col.nullable(col.uint32()),
+  min_level: col.nullable(col.float64()),
   /** Who set it: `export` (loaded from an export file) or `manual` (an analyst's override). */
-  source: z.string(),
+  source: lc(),
   /**
    * The highest version per name wins (ReplacingMergeTree). Export rows: Unix seconds of the newest measurement
    * start in their KeyOperation (< 2^32); manual overrides: Unix ms of the change, so they always win
    * (ingest/sink/apdex-segment-rows.ts).
    */
-  version: z.number().int().nonnegative(),
+  version: col.safeUint64(),
 });
+export const KeyOperationRowSchema = KEY_OPERATIONS.schema;
 export type KeyOperationRow = z.infer<typeof KeyOperationRowSchema>;
 
 const chTime = (iso: string): string => clickhouseTime(iso);

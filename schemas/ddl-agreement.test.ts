@@ -3,15 +3,14 @@
 import test from 'ava';
 import { z } from 'zod';
 import { openTempStore, type TempStore } from '../test/support/temp-store.js';
-import { TjRowSchema, tjEventToRow } from './tj-row.js';
-import { IngestErrorSchema } from './ingest-error.js';
+import { TJ_EVENTS, TjRowSchema, tjEventToRow } from './tj-row.js';
+import { INSERT_LAYOUTS } from './layouts.js';
+import type { TableLayout } from './columns.js';
 import { createTjParser } from '../parsers/tj/index.js';
-import { PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } from './pg-row.js';
+import { PG_LOCK_WAITS, PG_LOG, PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } from './pg-row.js';
 import { createPgParser } from '../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
-import { ApdexRowSchema, KeyOperationRowSchema } from './apdex-row.js';
 import { AlertRowSchema } from './alert-row.js';
-import { AtopCpuRowSchema, AtopDiskRowSchema, AtopInterfaceRowSchema, AtopSystemRowSchema, AtopTopProcessRowSchema } from './atop-row.js';
 
 let store: TempStore;
 
@@ -49,29 +48,35 @@ function acceptsType(field: z.ZodType, chType: string): boolean {
   }
 }
 
+/** Rows in, the way every insert goes: RowBinary bytes of the table's layout. */
+async function insertRows<L extends TableLayout>(layout: L, rows: Parameters<L['encode']>[0]): Promise<void> {
+  await store.insertFormatted({ table: layout.table, columns: layout.names, structure: layout.structure, format: 'RowBinary', body: layout.encode(rows), settings: {} });
+}
+
 async function insertedColumns(table: string): Promise<Map<string, string>> {
   const rs = await store.client.query({ query: `DESCRIBE TABLE ${table}`, format: 'JSONEachRow' });
   const rows = await rs.json<{ name: string; type: string; default_type: string }>();
   return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type]));
 }
 
-const TABLES = [
-  ['tj_events', TjRowSchema], ['ingest_errors', IngestErrorSchema], ['pg_log', PgLogRowSchema], ['pg_lock_waits', PgLockWaitRowSchema],
-  ['apdex_measurements', ApdexRowSchema], ['key_operations', KeyOperationRowSchema],
-  ['atop_system', AtopSystemRowSchema], ['atop_cpu', AtopCpuRowSchema], ['atop_disks', AtopDiskRowSchema],
-  ['atop_interfaces', AtopInterfaceRowSchema], ['atop_top_processes', AtopTopProcessRowSchema],
-  ['alerts', AlertRowSchema],
-] as const;
-for (const [table, schema] of TABLES) {
-  test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {
-    const columns = await insertedColumns(table);
-    const fields = schema.shape as Record<string, z.ZodType>;
-    t.deepEqual([...columns.keys()].sort(), Object.keys(fields).sort());
+for (const layout of INSERT_LAYOUTS) {
+  test(`${layout.table}: the row layout and the table have the same columns, in insert order, with the same types`, async (t) => {
+    const columns = await insertedColumns(layout.table);
+    // Exact type names: RowBinary carries no types, so a column that changed type on one side would misread bytes.
+    t.deepEqual([...columns.entries()], layout.columns.map(([name, type]) => [name, type]));
+    const fields = layout.schema.shape as Record<string, z.ZodType>;
     for (const [name, field] of Object.entries(fields)) {
-      t.true(acceptsType(field, columns.get(name) ?? ''), `${table}.${name}: zod ${field.def.type} vs ClickHouse ${columns.get(name)}`);
+      t.true(acceptsType(field, columns.get(name) ?? ''), `${layout.table}.${name}: zod ${field.def.type} vs ClickHouse ${columns.get(name)}`);
     }
   });
 }
+
+test('alerts: the zod schema and the table have the same columns with compatible types', async (t) => {
+  const columns = await insertedColumns('alerts');
+  const fields = AlertRowSchema.shape as Record<string, z.ZodType>;
+  t.deepEqual([...columns.keys()].sort(), Object.keys(fields).sort());
+  for (const [name, field] of Object.entries(fields)) t.true(acceptsType(field, columns.get(name) ?? ''), `alerts.${name}`);
+});
 
 test('a mapped TJ row passes its schema, is stored and reads back with its typed values', async (t) => {
   const text = "05:15.349002-15980,TLOCK,6,process=rphost,p:processName=BP30SQL,OSThread=7,t:clientID=55,t:connectID=17,SessionID=27,Usr=Иванов,Regions='Reference28054.REFLOCK,InfoRg20642.DIMS',Locks='Reference28054.REFLOCK Exclusive ID=28054:82b9',WaitConnections='18,19',Context='\nМодуль.А : 1 : X();\n\tМодуль.Б : 2 : Y();',Usr=Петров,Custom=1\n" +
@@ -79,7 +84,7 @@ test('a mapped TJ row passes its schema, is stored and reads back with its typed
   const p = createTjParser({ host: 'h1', source: 'tj', file: '/var/log/1c/rphost_1234/21102215.log', file_key: 'fk', offset: 0, hour: '21102215', tz: 'UTC' });
   const rows = p.push(Buffer.from(text)).events.map((e) => tjEventToRow(e));
   for (const row of rows) TjRowSchema.parse(row);
-  await store.client.insert({ table: 'tj_events', values: rows, format: 'JSONEachRow' });
+  await insertRows(TJ_EVENTS, rows);
   const rs = await store.client.query({
     query: "SELECT ts, process, pid, infobase, connect_id, user, regions, wait_connections, context_first, context_last, props, dbpid, trans, rows, rows_affected, memory, sql_hash != 0 AS hashed FROM tj_events WHERE file_key = 'fk' ORDER BY file_offset",
     format: 'JSONEachRow',
@@ -110,8 +115,8 @@ test('mapped PostgreSQL rows pass their schemas, are stored and read back with t
   const events = [...p.push(Buffer.from(log)).events, ...p.finish().events];
   const rows = events.map((e) => PgLogRowSchema.parse(pgEventToRow(e)));
   const waits = events.flatMap((e) => e.lock_episodes.map((ep) => PgLockWaitRowSchema.parse(pgEpisodeToRow(ep, e))));
-  await store.client.insert({ table: 'pg_log', values: rows, format: 'JSONEachRow' });
-  await store.client.insert({ table: 'pg_lock_waits', values: waits, format: 'JSONEachRow' });
+  await insertRows(PG_LOG, rows);
+  await insertRows(PG_LOCK_WAITS, waits);
   const rs = await store.client.query({
     query: "SELECT kind, pid, duration_ms, lock_phase, lock_holder_pids, lock_relation_name, temp_file_bytes, statement FROM pg_log WHERE file_key = 'pk' ORDER BY file_offset",
     format: 'JSONEachRow',

@@ -1,78 +1,80 @@
 // The `tj_events` row: typed columns for what analysts query (queries/ddl/001_tj_events.sql), every
 // other property in `props`. schemas/ddl-agreement.test.ts holds this schema and the DDL in step.
 import { basename, dirname } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { col, tableLayout } from './columns.js';
 import type { TjEvent } from './tj-event.js';
 import { sqlHash } from '../parsers/tj/sql-shape.js';
 import { clickhouseTime } from './clickhouse-time.js';
 
-const u64 = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
-const i64n = z.number().int().nullable();
-/** ClickHouse DateTime64(6) text `seconds.micros`. */
-const dt64 = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
+const lc = col.lowCardinality;
+const str = col.string;
+const i64n = () => col.nullable(col.int64());
 
-export const TjRowSchema = z.strictObject({
-  ts: dt64,
-  ts_start: dt64,
-  duration_us: z.number().int().nonnegative(),
-  event: z.string(),
-  depth: z.number().int().nonnegative(),
-  host: z.string(),
-  process: z.string(),
-  pid: z.number().int().nonnegative(),
-  infobase: z.string(),
-  connect_id: u64,
-  session_id: u64,
-  client_id: u64,
-  os_thread: u64,
-  user: z.string(),
-  app: z.string(),
-  computer: z.string(),
-  context: z.string(),
-  context_first: z.string(),
-  context_last: z.string(),
-  dbms: z.string(),
-  database: z.string(),
-  dbpid: z.number().int().nonnegative(),
-  trans: z.number().int().nonnegative().nullable(),
-  func: z.string(),
-  sql: z.string(),
-  sql_hash: u64,
-  prm: z.string(),
-  rows: i64n,
-  rows_affected: i64n,
-  memory: i64n,
-  memory_peak: i64n,
-  cpu_time: i64n,
-  in_bytes: i64n,
-  out_bytes: i64n,
-  call_wait: i64n,
-  regions: z.array(z.string()),
-  locks: z.string(),
-  wait_connections: z.array(u64),
-  deadlock_intersections: z.string(),
-  exception: z.string(),
-  descr: z.string(),
-  props: z.record(z.string(), z.string()),
-  file: z.string(),
-  file_key: z.string(),
-  file_offset: z.number().int().nonnegative(),
+export const TJ_EVENTS = tableLayout('tj_events', {
+  ts: col.dateTime64(6),
+  ts_start: col.dateTime64(6),
+  duration_us: col.safeUint64(),
+  event: lc(),
+  depth: col.uint16(),
+  host: lc(),
+  process: lc(),
+  pid: col.uint32(),
+  infobase: lc(),
+  connect_id: col.uint64(),
+  session_id: col.uint64(),
+  client_id: col.uint64(),
+  os_thread: col.uint64(),
+  user: lc(),
+  app: lc(),
+  computer: lc(),
+  context: str(),
+  context_first: lc(),
+  context_last: lc(),
+  dbms: lc(),
+  database: lc(),
+  dbpid: col.uint32(),
+  trans: col.nullable(col.uint32()),
+  func: lc(),
+  sql: str(),
+  sql_hash: col.uint64(),
+  prm: str(),
+  rows: i64n(),
+  rows_affected: i64n(),
+  memory: i64n(),
+  memory_peak: i64n(),
+  cpu_time: i64n(),
+  in_bytes: i64n(),
+  out_bytes: i64n(),
+  call_wait: i64n(),
+  regions: col.array(lc()),
+  locks: str(),
+  wait_connections: col.array(col.uint64()),
+  deadlock_intersections: str(),
+  exception: lc(),
+  descr: str(),
+  props: col.map(lc(), str()),
+  file: str(),
+  file_key: str(),
+  file_offset: col.safeUint64(),
 });
+
+export const TjRowSchema = TJ_EVENTS.schema;
 export type TjRow = z.infer<typeof TjRowSchema>;
 
 /** Property name → typed column, for the properties that have one. Others go to `props`. */
-const STRING_COLUMNS = {
+export const STRING_COLUMNS = {
   'p:processName': 'infobase', Usr: 'user', 't:applicationName': 'app', AppID: 'app',
   't:computerName': 'computer', Context: 'context', DBMS: 'dbms', DataBase: 'database', Func: 'func',
   Sql: 'sql', Prm: 'prm', Locks: 'locks', DeadlockConnectionIntersections: 'deadlock_intersections',
   Exception: 'exception', Descr: 'descr',
 } as const satisfies Record<string, keyof TjRow>;
 
-const ID_COLUMNS = {
+export const ID_COLUMNS = {
   't:connectID': 'connect_id', SessionID: 'session_id', 't:clientID': 'client_id', OSThread: 'os_thread',
 } as const satisfies Record<string, keyof TjRow>;
 
-const NULLABLE_INT_COLUMNS = {
+export const NULLABLE_INT_COLUMNS = {
   Rows: 'rows', RowsAffected: 'rows_affected', Memory: 'memory', MemoryPeak: 'memory_peak',
   CpuTime: 'cpu_time', InBytes: 'in_bytes', OutBytes: 'out_bytes', callWait: 'call_wait',
 } as const satisfies Record<string, keyof TjRow>;
@@ -89,7 +91,7 @@ export function processFromPath(file: string): { process: string; pid: number } 
   return UNSIGNED.test(pid) ? { process: dir.slice(0, cut), pid: Number(pid) } : null;
 }
 
-function contextEnds(context: string): [string, string] {
+export function contextEnds(context: string): [string, string] {
   const lines = context.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   return [lines[0] ?? '', lines[lines.length - 1] ?? ''];
 }
@@ -168,7 +170,7 @@ for (const [name, column] of Object.entries(STRING_COLUMNS)) {
 for (const [name, column] of Object.entries(ID_COLUMNS)) {
   COLUMN_OF.set(name, (row, value) => {
     if (value === '') return true;
-    if (!UNSIGNED.test(value)) return false;
+    if (!fitsUInt64(value)) return false;
     (row as Record<string, unknown>)[column] = value.length > 15 ? value : Number(value);
     return true;
   });
@@ -197,10 +199,15 @@ COLUMN_OF.set('Regions', (row, value) => {
 });
 COLUMN_OF.set('WaitConnections', (row, value) => {
   const ids = value === '' ? [] : value.split(',').map((r) => r.trim());
-  if (!ids.every((x) => UNSIGNED.test(x))) return false;
-  row.wait_connections = ids.map(Number);
+  if (!ids.every(fitsUInt64)) return false;
+  row.wait_connections = ids.map((x) => (x.length > 15 ? x : Number(x)));
   return true;
 });
+
+/** Digits of a value UInt64 holds (at most 18446744073709551615): larger ones stay text in props. */
+export function fitsUInt64(value: string): boolean {
+  return UNSIGNED.test(value) && (value.length < 20 || (value.length === 20 && value <= '18446744073709551615'));
+}
 
 function putExtra(props: Record<string, string>, name: string, value: string): void {
   for (let n = 2; ; n++) {

@@ -1,6 +1,7 @@
 // The APDEX rule: a key operation whose APDEX over the last minutes of measurements falls below its minimum
 // level alerts, with the figures; one that stays above, or has too few measurements, does not.
 import test from 'ava';
+import { rowsOfRecords } from '../ingest/rows/families.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
 import type { Segment } from '../ingest/bus/bus.js';
@@ -19,7 +20,7 @@ function measurement(operation: string, i: number, seconds: number, minLevel: nu
 }
 
 const segment = (id: string, events: ApdexMeasurement[]): Segment => ({
-  id, family: 'apdex', host: 'app-1', source: 'apdex', file: 'e.xml', file_key: 'k', start: 0, end: 1, events, errors: [],
+  id, family: 'apdex', host: 'app-1', source: 'apdex', file: 'e.xml', file_key: 'k', start: 0, end: 1, ...rowsOfRecords('apdex', events), errors: [],
 });
 
 test('APDEX below the minimum over the window alerts with its figures; healthy operations do not', async (t) => {

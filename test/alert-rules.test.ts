@@ -1,5 +1,6 @@
 // The rules besides TTIMEOUT: TDEADLOCK edges (tj-format.md §5.3), lock EXCP and the TLOCK wait rate.
 import test from 'ava';
+import { copyOf } from '../ingest/bus/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter, parseDeadlockEdges, type AlertNotice } from '../ingest/alert/index.js';
 import { startReceiver, tjSegment } from './support/alert-receiver.js';
@@ -84,7 +85,7 @@ test('a segment delivered twice (at-least-once bus) is counted once', async (t) 
   const alerter = createAlerter({ channels: { log: false, webhook: { url: rx.url } } }, { metrics, manual: true });
   const segment = tjSegment('32:27.857000-0,TTIMEOUT,5,p:processName=test,t:connectID=19,WaitConnections=18');
   alerter.observe(segment);
-  alerter.observe(structuredClone(segment));
+  alerter.observe(copyOf(segment));
   await alerter.stop();
   t.is(metrics.value('perfpipe_alert_events_total', { rule: 'ttimeout' }), 1);
   t.is((rx.received[0]!.body as { alerts: AlertNotice[] }).alerts[0]!.count, 1);

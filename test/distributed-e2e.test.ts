@@ -1,6 +1,8 @@
 // The distributed shape end to end on a real broker: TJ files (simulate/) → `perfpipe agent` → Kafka →
 // `perfpipe sink` → embedded ClickHouse, with counts checked against what the writer wrote.
 import test from 'ava';
+import { legacyMessages } from './support/segments.js';
+import type { TjEvent } from '../schemas/tj-event.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,10 +136,10 @@ test.serial('a sink whose ClickHouse refuses waits without reading; once a sink 
   await producer.connect();
   t.teardown(() => producer.disconnect());
   const id = segmentId('forged', 'forged-key', 0, 10);
-  await producer.send({ topic: 'down.tj', messages: encodeSegment({
-    id, family: 'tj', host: 'forged', source: 'tj', file: '/forged.log', file_key: 'forged-key', start: 0, end: 10,
-    events: [{ event: 'CALL', ts: 'yesterday' }], errors: [],
-  }) });
+  // As an agent older than row encoding would send it (events as NDJSON): the sink checks those against the schema.
+  const forged = legacyMessages({ id, family: 'tj', host: 'forged', source: 'tj', file: '/forged.log', file_key: 'forged-key', start: 0, end: 10 },
+    [{ event: 'CALL', ts: 'yesterday' } as unknown as TjEvent]);
+  await producer.send({ topic: 'down.tj', messages: forged.map(({ key, value, headers }) => ({ key, value, headers: headers as Record<string, string> })) });
   await waitFor(async () => (await sinkQuery(data, "SELECT 1 FROM ingest_errors WHERE kind = 'invalid_event'")).length === 1, 'the invalid_event row', 30_000);
   const [error] = await sinkQuery<{ reason: string; file: string }>(data, "SELECT reason, file FROM ingest_errors WHERE kind = 'invalid_event'");
   t.is(error?.file, '/forged.log');

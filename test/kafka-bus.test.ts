@@ -143,8 +143,8 @@ test('kafka bus: a replayed segment after a partial copy is delivered once, comp
   await bus.consume(async (segment) => void seen.push(segment));
   const replayed = makeSegment('replayed', 0, 4, 1);
   const after = makeSegment('replayed', 100, 1);
-  // One record per message, so that the segment spans several messages and a partial copy exists.
-  const messages = encodeSegment(replayed, { messageChars: 1 });
+  // One row per message, so that the segment spans several messages and a partial copy exists.
+  const messages = encodeSegment(replayed, { messageBytes: 1 });
   await raw.send({ topic, messages: messages.slice(0, 2) });
   await new Promise((r) => setTimeout(r, 1500));
   t.deepEqual(seen, []);

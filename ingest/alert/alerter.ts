@@ -4,8 +4,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Segment } from '../bus/bus.js';
 import type { Metrics } from '../observe/metrics.js';
-import type { TjEvent } from '../../schemas/tj-event.js';
-import type { PgStreamEvent } from '../../schemas/pg-stream-event.js';
 import { describeIssues } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { type AlertNotice, AlertGroups } from './alert-groups.js';
@@ -15,6 +13,7 @@ import { DeliveryQueue, type DeliveryHooks } from './delivery-queue.js';
 import { type Finding, LockFacts } from './lock-facts.js';
 import { PgLockFacts } from './pg-lock-facts.js';
 import { ApdexFacts } from './apdex-facts.js';
+import { apdexFacts as apdexRows, pgFacts as pgRows, tjFacts as tjRows } from './segment-facts.js';
 import { clickhouseChannel, kafkaChannel, type PublishAlerts } from './alert-records.js';
 
 export interface AlerterDeps {
@@ -154,18 +153,9 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
       if (seen.size > SEEN_SEGMENTS) seen.delete(seen.values().next().value!);
       try {
         const now = clock();
-        if (segment.family === 'apdex') {
-          apdexFacts.read(segment.host, segment.events, findings);
-        } else if (segment.family === 'pg') {
-          // Events from Kafka are decoded JSON: keep only entries shaped like the episode stream's.
-          const events = segment.events.filter((e) => typeof (e as PgStreamEvent | undefined)?.kind === 'string') as PgStreamEvent[];
-          pgFacts.read(segment.host, events, findings);
-        } else {
-          for (const e of segment.events) {
-            // Events from Kafka are decoded JSON: skip anything without a property list rather than the segment.
-            if (Array.isArray((e as TjEvent | undefined)?.properties)) facts.read(segment.host, e as TjEvent, findings);
-          }
-        }
+        if (segment.family === 'apdex') apdexFacts.read(segment.host, apdexRows(segment), findings);
+        else if (segment.family === 'pg') pgFacts.read(segment.host, pgRows(segment), findings);
+        else for (const e of tjRows(segment)) facts.read(segment.host, e, findings);
         if (findings.length === 0) return;
         // Counted per segment, not per event: a metrics call stringifies its labels.
         const matched = new Map<string, number>();

@@ -2,7 +2,7 @@
 // measurement time; when the last `window_minutes` hold enough measurements and their APDEX = (S + T/2) / N
 // is below the operation's minimum level, a finding. Time is the measurements' own, so a backlog read in a
 // burst is judged by when the operations ran, not by when they were read.
-import type { ApdexMeasurement } from '../../schemas/apdex-measurement.js';
+import type { ApdexFactsMeasurement } from './segment-facts.js';
 import type { AlertConfig } from './config.js';
 import { ALERT_NAMES, type Finding } from './lock-facts.js';
 
@@ -14,13 +14,12 @@ export class ApdexFacts {
 
   constructor(private readonly config: AlertConfig) {}
 
-  read(host: string, records: unknown[], out: Finding[]): void {
+  read(host: string, records: Iterable<ApdexFactsMeasurement>, out: Finding[]): void {
     const rule = this.config.rules.apdex_below_minimum;
     if (!rule.enabled) return;
     const touched = new Set<string>();
-    for (const r of records) {
-      const m = r as ApdexMeasurement;
-      if (m?.kind !== 'measurement' || m.target_s === null || typeof m.duration_us !== 'number') continue;
+    for (const m of records) {
+      if (m.target_s === null) continue;
       let op = this.operations.get(m.operation);
       if (!op) {
         op = { target_us: 0, min_level: null, minutes: new Map(), latest: 0 };

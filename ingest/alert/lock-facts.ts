@@ -1,7 +1,8 @@
-// Turns one TJ event into alert findings (tj-format.md §5: TTIMEOUT, TDEADLOCK, TLOCK waits; §6: lock
-// EXCP) and feeds the connection index and the dbpid index (for PostgreSQL alerts). Runs for every event of every tj segment, so it reads each
-// property list once and does nothing else for events no rule cares about.
-import type { TjEvent } from '../../schemas/tj-event.js';
+// Turns one TJ event into alert findings (docs/tj-format.md §5: TTIMEOUT, TDEADLOCK, TLOCK waits; §6: lock
+// EXCP) and feeds the connection index and the dbpid index (for PostgreSQL alerts). Runs for every event of every
+// tj segment, on the typed columns its row carries (segment-facts.ts), and does nothing else for events no rule
+// cares about.
+import type { TjFacts } from './segment-facts.js';
 import type { AlertConfig } from './config.js';
 import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
 import { DbpidIndex } from './dbpid-index.js';
@@ -32,31 +33,9 @@ export interface Finding {
   tally: Record<string, string[]>;
 }
 
-interface Picked {
-  infobase?: string; connect?: string; user?: string; context?: string; waits?: string; regions?: string;
-  exception?: string; descr?: string; edges?: string; dbpid?: string; session?: string;
-}
-
-/** The properties the rules read, in one pass over the flat list. */
-function pick(props: string[]): Picked {
-  const p: Picked = {};
-  for (let i = 0; i + 1 < props.length; i += 2) {
-    const v = props[i + 1]!;
-    switch (props[i]) {
-      case 'p:processName': p.infobase ??= v; break;
-      case 't:connectID': p.connect ??= v; break;
-      case 'Usr': p.user ??= v; break;
-      case 'Context': p.context ??= v; break;
-      case 'WaitConnections': p.waits ??= v; break;
-      case 'Regions': p.regions ??= v; break;
-      case 'Exception': p.exception ??= v; break;
-      case 'Descr': p.descr ??= v; break;
-      case 'DeadlockConnectionIntersections': p.edges ??= v; break;
-      case 'dbpid': p.dbpid ??= v; break;
-      case 'SessionID': p.session ??= v; break;
-    }
-  }
-  return p;
+/** A context's first line as alerts show it: bounded, the cut marked. */
+function bounded(line: string | undefined, max = 300): string | undefined {
+  return line === undefined || line.length <= max ? line : `${line.slice(0, max)}…`;
 }
 
 /** First non-blank line, trimmed and bounded: Context may start with a line break (§3). */
@@ -76,7 +55,7 @@ export function firstLine(text: string | undefined, max = 300): string | undefin
 const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
 const ms = (us: number): string => (us / 1000).toFixed(0);
 
-function victimOf(p: Picked, context: string | undefined): Record<string, string> {
+function victimOf(p: TjFacts, context: string | undefined): Record<string, string> {
   return { victim_connection: p.connect ?? '?', victim_user: p.user ?? '?', victim_context: context ?? '?' };
 }
 
@@ -99,12 +78,12 @@ export class LockFacts {
     this.#patterns = config.rules.lock_exception.patterns.map((s) => s.toLowerCase());
   }
 
-  read(host: string, e: TjEvent, out: Finding[]): void {
-    const p = pick(e.properties);
+  read(host: string, e: TjFacts, out: Finding[]): void {
+    const p = e;
     const infobase = p.infobase ?? '';
     const rules = this.config.rules;
     const key = p.connect === undefined ? undefined : ConnectionIndex.key(host, infobase, p.connect);
-    const context = firstLine(p.context);
+    const context = bounded(p.context);
     const name = e.event;
     if (name === 'TTIMEOUT' && rules.ttimeout.enabled) this.#timeout(host, infobase, key, context, e, p, out);
     else if (name === 'TDEADLOCK' && rules.tdeadlock.enabled) this.#deadlock(host, infobase, context, e, p, out);
@@ -139,7 +118,7 @@ export class LockFacts {
     return describeConnection(id, this.index.get(ConnectionIndex.key(host, infobase, id)));
   }
 
-  #timeout(host: string, infobase: string, key: string | undefined, context: string | undefined, e: TjEvent, p: Picked, out: Finding[]): void {
+  #timeout(host: string, infobase: string, key: string | undefined, context: string | undefined, e: TjFacts, p: TjFacts, out: Finding[]): void {
     const own = key === undefined ? undefined : this.index.get(key);
     // The TTIMEOUT itself has no lock space and is written with duration 0; the victim's TLOCK of the
     // same connection carries both (§5.2). Ours is its latest TLOCK seen, if it came first.
@@ -153,7 +132,7 @@ export class LockFacts {
     });
   }
 
-  #deadlock(host: string, infobase: string, context: string | undefined, e: TjEvent, p: Picked, out: Finding[]): void {
+  #deadlock(host: string, infobase: string, context: string | undefined, e: TjFacts, p: TjFacts, out: Finding[]): void {
     const edges = parseDeadlockEdges(p.edges ?? '');
     const spaces = [...new Set(edges.map((x) => x.space))].sort();
     const holders = [...new Set(edges.map((x) => x.holder))].map((id) => this.#culprit(host, infobase, id));
@@ -164,7 +143,7 @@ export class LockFacts {
     });
   }
 
-  #isLockError(p: Picked): boolean {
+  #isLockError(p: TjFacts): boolean {
     const text = `${p.exception ?? ''}\n${p.descr ?? ''}`.toLowerCase();
     return this.#patterns.some((s) => text.includes(s));
   }
@@ -174,7 +153,7 @@ export class LockFacts {
    * backlog read in a burst after a restart does not look like a storm. Lines of a file are not strictly
    * time-ordered (§2): a late line of an earlier minute counts into the current one — close, not exact.
    */
-  #countWait(host: string, infobase: string, e: TjEvent, p: Picked, context: string | undefined, out: Finding[]): void {
+  #countWait(host: string, infobase: string, e: TjFacts, p: TjFacts, context: string | undefined, out: Finding[]): void {
     const minute = e.ts.slice(0, 16);
     const limit = this.config.rules.lock_wait_rate.per_minute;
     for (const space of list(p.regions)) {

@@ -2,8 +2,7 @@
 // (55P03), deadlocks (40P01) and waits longer than `pg_lock_wait.threshold_ms`. The holders and their
 // statements come from the wait episode the entry closed (parsers/pg/lock-episodes.ts), the 1C user and
 // context of every pid from the dbpid index fed by TJ DB events.
-import type { PgLockEpisode } from '../../schemas/pg-lock-episode.js';
-import type { PgStreamEvent } from '../../schemas/pg-stream-event.js';
+import type { PgLockFactsEpisode as PgLockEpisode, PgLockFactsEvent as PgStreamEvent } from './segment-facts.js';
 import type { AlertConfig } from './config.js';
 import type { ConnectionIndex } from './connection-index.js';
 import { type DbpidIndex, describeOneC } from './dbpid-index.js';

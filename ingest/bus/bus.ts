@@ -5,7 +5,19 @@ import type { IngestError } from '../../schemas/ingest-error.js';
 export type Family = 'tj' | 'pg' | 'atop' | 'apdex';
 
 /**
- * A contiguous byte range [start, end) of one source file and every record parsed from it.
+ * One table's rows of a segment, encoded once where they were parsed: RowBinary in the table's layout
+ * (schemas/columns.ts). The sink checks and inserts these bytes as they are (docs/write-path.md).
+ */
+export interface TableRows {
+  table: string;
+  /** `TableLayout.id`: the columns, their order and types the rows were written in. */
+  layout: string;
+  rows: number;
+  body: Buffer;
+}
+
+/**
+ * A contiguous byte range [start, end) of one source file and the rows of every record parsed from it.
  * Segments are the unit of exactly-once: the sink inserts one segment as one insert per table with
  * an `insert_deduplication_token` derived from `id`, and a source replays a segment only over exactly
  * the same range (ingest/source/checkpoint-store.ts records the range before publishing it).
@@ -20,9 +32,17 @@ export interface Segment {
   file_key: string;
   start: number;
   end: number;
-  events: unknown[];
+  /** Records the source parsed from these bytes (events, log entries, atop lines, measurements). */
+  records: number;
+  /** Their rows, per table (tables without rows left out). */
+  tables: TableRows[];
   errors: IngestError[];
+  /** Events of an agent older than row encoding (Kafka schemas 2–3): the sink maps them to rows itself. */
+  legacy?: unknown[];
 }
+
+/** A segment's identity and place, without its contents. */
+export type SegmentHead = Omit<Segment, 'records' | 'tables' | 'errors' | 'legacy'>;
 
 export type SegmentHandler = (segment: Segment) => Promise<void>;
 

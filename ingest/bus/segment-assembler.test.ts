@@ -5,13 +5,15 @@ import { PartitionAssembler, type AssemblyOutput } from './segment-assembler.js'
 import { encodeSegment, type IncomingMessage } from './segment-codec.js';
 import { makeSegment } from './bus-contract.js';
 import type { Segment } from './bus.js';
+import { rowsOfRecords } from '../rows/families.js';
+import { legacyMessages, rowsOf, tjEvent } from '../../test/support/segments.js';
 
 /**
- * Messages as a consumer reads them from one partition, offsets counting from `first`. One record per
- * message by default (`messageChars: 1`) so that segments span many messages, as large ones do.
+ * Messages as a consumer reads them from one partition, offsets counting from `first`. One row per
+ * message by default (`messageBytes: 1`) so that segments span many messages, as large ones do.
  */
-function asRead(segments: Segment[], first = 0, messageChars = 1): IncomingMessage[] {
-  return segments.flatMap((s) => encodeSegment(s, { messageChars })).map((m, i) => ({
+function asRead(segments: Segment[], first = 0, messageBytes = 1): IncomingMessage[] {
+  return segments.flatMap((s) => encodeSegment(s, { messageBytes })).map((m, i) => ({
     offset: String(first + i),
     key: Buffer.from(m.key),
     value: Buffer.from(m.value),
@@ -91,72 +93,69 @@ test('a part whose first part never came is malformed', (t) => {
   t.is(output?.type === 'malformed' ? output.rejected.reason : '', 'part 1 of segment db1|orphan|0-100 arrived without its first part');
 });
 
-test('an event value that is not JSON is set aside for dead letters; the rest of the segment is delivered', (t) => {
-  const segment = makeSegment('half-bad', 0, 3);
-  const messages = asRead([segment]);
-  messages[1]!.value = Buffer.from('{oops');
-  const assembler = new PartitionAssembler();
-  const [output] = messages.flatMap((m) => assembler.push(m));
-  t.is(output?.type, 'segment');
-  if (output?.type === 'segment') {
-    t.deepEqual(output.segment.events, [segment.events[0], segment.events[2]]);
-    t.deepEqual(output.invalid.map((r) => r.reason), ['events message: line 1 of 1 is not JSON']);
-  }
+test('a row too large for one Kafka message travels as an ingest error that names it', (t) => {
+  const head = { id: 'h|k|0-9', family: 'tj' as const, host: 'h', source: 'tj', file: '/f.log', file_key: 'k', start: 0, end: 2_000_100 };
+  const segment = { ...makeSegment('k', 0, 0), ...head };
+  const big = tjEvent('/f.log', 'k', 1234, 'SDBL', [['Sdbl', 'x'.repeat(2_000_000)]], 'h');
+  const small = tjEvent('/f.log', 'k', 10, 'CALL', [['Usr', 'a']], 'h');
+  const { tables, records } = makeRows([small, big]);
+  const messages = encodeSegment({ ...segment, tables, records });
+  t.deepEqual(messages.map((m) => m.headers.record), ['rows', 'errors']);
+  t.is(messages[0]?.headers.rows, '1');
+  const error = JSON.parse(messages[1]?.value.toString() ?? '{}') as { kind: string; offset: number; reason: string; excerpt: string };
+  t.like(error, { kind: 'oversized_event', offset: 1234 });
+  t.regex(error.reason, /^\/f\.log at offset 1234: a SDBL event of 20001\d\d bytes is larger than the 921600 bytes one Kafka message may carry/);
 });
 
-test('an event too large for one Kafka message travels as an ingest error that names it', (t) => {
-  const big = { event: 'SDBL', origin: { offset: 1234 }, length: 2_000_000, properties: ['Sdbl', 'x'.repeat(2_000_000)] };
-  const messages = encodeSegment({ id: 'h|k|0-9', family: 'tj', host: 'h', source: 'tj', file: '/f.log', file_key: 'k', start: 0, end: 2_000_100, events: [{ event: 'CALL' }, big], errors: [] });
-  t.deepEqual(messages.map((m) => m.headers.record), ['events', 'errors']);
-  const error = JSON.parse(messages[1]?.value.toString() ?? '{}') as { kind: string; offset: number; length: number; reason: string };
-  t.like(error, { kind: 'oversized_event', offset: 1234, length: 2_000_000 });
-  t.regex(error.reason, /^\/f\.log at offset 1234: a SDBL event of 20000\d\d bytes is larger than the 921600 bytes one Kafka message may carry/);
-});
-
-test('records are gathered into few messages; a segment of many small events comes back whole', (t) => {
+test('rows are gathered into few messages, cut between rows; a segment of many small events comes back whole', (t) => {
   const segment = makeSegment('many', 0, 2000, 3);
   const messages = asRead([segment], 0, 64 * 1024);
   t.true(messages.length < 2000 / 50, `${messages.length} messages for 2003 records`);
   t.is(String(messages.at(-1)?.headers?.record), 'errors');
-  for (const m of messages) t.true((m.value?.toString('utf8').length ?? 0) <= 64 * 1024, 'a message holds at most messageChars characters');
+  for (const m of messages) t.true((m.value?.length ?? 0) <= 64 * 1024, 'a message holds at most messageBytes bytes');
   const assembler = new PartitionAssembler();
-  t.deepEqual(segmentsOf(messages.flatMap((m) => assembler.push(m))), [segment]);
+  const [back] = segmentsOf(messages.flatMap((m) => assembler.push(m)));
+  t.deepEqual(rowsOf(back!, 'tj_events'), rowsOf(segment, 'tj_events'));
+  t.is(back?.records, 2000);
 });
 
-test('one bad line costs that line: the other records of its message are delivered', (t) => {
-  const segment = makeSegment('one-bad-line', 0, 5);
-  const [message] = asRead([segment], 0, 1 << 20);
+test('a segment from an agent of schema 3 (events as NDJSON, origins as offsets) comes back as its events', (t) => {
+  const head = { id: 'db1|old|0-50', family: 'tj' as const, host: 'db1', source: 'tj', file: '/var/log/1c/old.log', file_key: 'old', start: 0, end: 50 };
+  const events = [tjEvent(head.file, 'old', 0, 'CALL', [['Usr', 'Иванов']]), tjEvent(head.file, 'old', 25, 'TLOCK', [['Regions', 'R1']])];
+  const [output] = new PartitionAssembler().push(legacyMessages(head, events)[0]!);
+  t.is(output?.type, 'segment');
+  if (output?.type === 'segment') {
+    t.deepEqual(output.segment.legacy, events);
+    t.is(output.segment.records, 2);
+    t.deepEqual(output.segment.tables, []);
+  }
+});
+
+test('one bad line of an old agent costs that line: the other events of its message are delivered', (t) => {
+  const head = { id: 'db1|old|0-50', family: 'tj' as const, host: 'db1', source: 'tj', file: '/var/log/1c/old.log', file_key: 'old', start: 0, end: 50 };
+  const events = [0, 10, 20, 30, 40].map((o) => tjEvent(head.file, 'old', o, 'CALL', [['Usr', `u${o}`]]));
+  const [message] = legacyMessages(head, events);
   const lines = message!.value!.toString('utf8').split('\n');
   lines[2] = '{oops';
   message!.value = Buffer.from(lines.join('\n'));
   const [output] = new PartitionAssembler().push(message!);
   t.is(output?.type, 'segment');
   if (output?.type === 'segment') {
-    t.deepEqual(output.segment.events, segment.events.filter((_, i) => i !== 2));
+    t.deepEqual(output.segment.legacy, events.filter((_, i) => i !== 2));
     t.deepEqual(output.invalid.map((r) => r.reason), ['events message: line 3 of 5 is not JSON']);
   }
 });
 
-test("an event's origin travels as its offset and comes back whole; an origin naming another file travels as it is", (t) => {
-  const segment = makeSegment('origins', 0, 0);
-  const own = { host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key };
-  segment.events = [
-    { event: 'CALL', origin: { ...own, offset: 7 }, props: { a: '1' } },
-    { event: 'CALL', origin: { ...own, file: '/elsewhere.log', offset: 9 } },
-    { event: 'CALL', origin: 'not an object' },
-  ];
-  const messages = asRead([segment], 0, 1 << 20);
-  const lines = messages[0]!.value!.toString('utf8').split('\n');
-  t.is(lines[0], '{"event":"CALL","origin":7,"props":{"a":"1"}}');
-  t.true(lines[1]!.includes('"/elsewhere.log"'));
-  t.deepEqual(segmentsOf(new PartitionAssembler().push(messages[0]!)), [segment]);
+test('a segment from an agent of schema 2 (origins whole) is still delivered', (t) => {
+  const head = { id: 'db1|old2|0-9', family: 'tj' as const, host: 'db1', source: 'tj', file: '/var/log/1c/o.log', file_key: 'old2', start: 0, end: 9 };
+  const event = tjEvent(head.file, 'old2', 3, 'CALL', []);
+  const [message] = legacyMessages(head, [event]);
+  message!.headers = { ...message!.headers, schema: '2' };
+  message!.value = Buffer.from(JSON.stringify(event));
+  const [output] = new PartitionAssembler().push(message!);
+  t.deepEqual(output?.type === 'segment' ? output.segment.legacy : null, [event]);
 });
 
-test('a segment from an agent of the previous schema (2, origins whole) is still delivered', (t) => {
-  const segment = makeSegment('schema-2', 0, 0);
-  segment.events = [{ event: 'CALL', origin: { host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key, offset: 3 } }];
-  const [message] = asRead([segment], 0, 1 << 20);
-  message!.headers = { ...message!.headers, schema: Buffer.from('2') };
-  message!.value = Buffer.from(JSON.stringify(segment.events[0]));
-  t.deepEqual(segmentsOf(new PartitionAssembler().push(message!)), [segment]);
-});
+function makeRows(events: ReturnType<typeof tjEvent>[]): Pick<Segment, 'tables' | 'records'> {
+  return rowsOfRecords('tj', events);
+}

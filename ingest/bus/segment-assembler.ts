@@ -6,7 +6,7 @@
 // complete when all `count` parts arrived; index 0 of an id already open means a replay, and the stale copy
 // is dropped. The commit offset never passes the first message of a still-open segment, so a restart reads
 // every open segment again from its start. Pure: no Kafka, no clock.
-import type { Segment } from './bus.js';
+import type { Segment, TableRows } from './bus.js';
 import { decodeMessage, type IncomingMessage, type SegmentHead, type SegmentPart } from './segment-codec.js';
 
 export interface Rejected {
@@ -79,15 +79,33 @@ export class PartitionAssembler {
   }
 
   #complete(open: OpenSegment, lastOffset: bigint): AssemblyOutput {
-    const segment: Segment = { ...open.head, events: [], errors: [] };
+    const segment: Segment = { ...open.head, records: 0, tables: [], errors: [] };
     const invalid: Rejected[] = [];
+    // A table's parts in part order, joined once: the bytes go to the store as they came.
+    const bodies = new Map<string, { rows: Omit<TableRows, 'body'>; parts: Buffer[] }>();
+    let legacy: unknown[] | null = null;
     for (const slot of open.parts) {
       if (!slot) continue;
       const { payload } = slot.part;
+      segment.records = slot.part.records;
       if (payload.record === 'empty') continue;
-      if (payload.record === 'events') for (const v of payload.values) segment.events.push(v);
+      if (payload.record === 'rows') {
+        const { body, ...rows } = payload.rows;
+        const key = `${rows.table}\u0000${rows.layout}`;
+        const held = bodies.get(key);
+        if (held) { held.rows.rows += rows.rows; held.parts.push(body); } else bodies.set(key, { rows: { ...rows }, parts: [body] });
+        continue;
+      }
+      if (payload.record === 'events') for (const v of payload.values) (legacy ??= []).push(v);
       else for (const v of payload.values) segment.errors.push(v);
       if (payload.invalid !== null) invalid.push({ message: slot.message, reason: payload.invalid });
+    }
+    for (const { rows, parts } of bodies.values()) {
+      segment.tables.push({ ...rows, body: parts.length === 1 ? parts[0] as Buffer : Buffer.concat(parts) });
+    }
+    if (legacy !== null) {
+      segment.legacy = legacy;
+      segment.records = legacy.length;
     }
     return { type: 'segment', segment, lastOffset, invalid };
   }

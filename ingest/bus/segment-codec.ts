@@ -1,22 +1,24 @@
-// Segment ⇄ Kafka messages: a segment's events travel as NDJSON, many per message (up to ~256 K characters),
-// then its ingest errors the same way (or one `empty` marker), all keyed `host|file_key` so a file stays in
-// one partition, each message carrying headers that say where it belongs. One message per event spent
-// most of the agent's CPU in kafkajs's per-message encoding (headers, varints, CRC) and ran at a fifth of
-// rsyslog's raw-line rate; batched, the per-message cost is paid once per few hundred events.
-// An event's `origin` repeats the segment's host, source, file and file key, which the headers carry once:
-// it travels as its offset alone (a number where the object was) and is rebuilt on the way out, a sixth
-// less JSON to write, checksum, store in the broker and parse again for a TJ event.
+// Segment ⇄ Kafka messages. A segment's rows travel as they were encoded where they were parsed (RowBinary in
+// their table's layout, schemas/columns.ts): each table's bytes cut at row boundaries into messages of at most
+// MESSAGE_BYTES, then its ingest errors as NDJSON (or one `empty` marker), all keyed `host|file_key` so a file
+// stays in one partition, each message carrying headers that say where it belongs. The sink puts a table's parts
+// back together and inserts the bytes unchanged (docs/write-path.md).
+//
+// Schema 4 is this form. Schemas 2 and 3 carried the parsed events as NDJSON; messages an older agent left in a
+// topic still read back, as `legacy` events that the sink maps to rows itself.
 import { z } from 'zod';
-import type { Family, Segment } from './bus.js';
-import { IngestErrorSchema } from '../../schemas/ingest-error.js';
+import type { Family, Segment, SegmentHead, TableRows } from './bus.js';
+import { type IngestError, IngestErrorSchema } from '../../schemas/ingest-error.js';
+import { layoutById } from '../../schemas/layouts.js';
+import { RowBinaryReader } from '../../schemas/row-binary.js';
 import { FAMILIES } from './kafka-topics.js';
 import type { Origin } from '../../schemas/origin.js';
 
-export const SCHEMA_VERSION = '3';
+export const SCHEMA_VERSION = '4';
 
 export interface OutgoingMessage {
   key: string;
-  /** UTF-8 bytes, encoded once here: kafkajs and the send queue would otherwise each re-measure a string. */
+  /** Bytes encoded once here: kafkajs and the send queue would otherwise each re-measure a string. */
   value: Buffer;
   headers: Record<string, string>;
 }
@@ -29,18 +31,21 @@ export interface IncomingMessage {
   headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 }
 
-export type SegmentHead = Omit<Segment, 'events' | 'errors'>;
+export type { SegmentHead };
 
-type RecordKind = 'events' | 'errors' | 'empty';
+type RecordKind = 'rows' | 'errors' | 'empty' | 'events';
 
 /** A message's records; `invalid` names the lines that could not be read back (null when none). */
 export type Payload =
+  | { record: 'rows'; rows: Omit<TableRows, 'body'> & { body: Buffer } }
+  | { record: 'errors'; values: IngestError[]; invalid: string | null }
   | { record: 'events'; values: unknown[]; invalid: string | null }
-  | { record: 'errors'; values: Segment['errors']; invalid: string | null }
   | { record: 'empty' };
 
 export interface SegmentPart {
   head: SegmentHead;
+  /** Records of the whole segment (schema 4; 0 for older messages, where the events are counted). */
+  records: number;
   index: number;
   count: number;
   payload: Payload;
@@ -53,85 +58,100 @@ export function messageKey(host: string, fileKey: string): string {
 }
 
 /**
- * Largest event value sent as one message. A broker refuses messages over `message.max.bytes` (1 MiB by
- * default) for good, and a refused segment would be retried forever and stall its file; an event above
- * this bound travels as an ingest error that names it instead (ARCHITECTURE §3: bad input never stops
- * the pipeline). Headroom is left for headers and the batch envelope.
+ * Largest value of one message. A broker refuses messages over `message.max.bytes` (1 MiB by default) for good,
+ * and a refused segment would be retried forever and stall its file; a single row above this bound travels as an
+ * ingest error that names it instead (ARCHITECTURE §3: bad input never stops the pipeline). Headroom is left for
+ * headers and the batch envelope.
  */
-export const MAX_EVENT_VALUE_BYTES = 900 * 1024;
+export const MESSAGE_BYTES = 900 * 1024;
+
+export interface EncodeOptions {
+  /** Bytes of rows gathered into one message (default MESSAGE_BYTES); a larger row travels alone. */
+  messageBytes?: number;
+  /** A row larger than this becomes an ingest error (default MESSAGE_BYTES). */
+  maxRowBytes?: number;
+}
 
 /**
- * Characters of NDJSON gathered into one message before a new one starts. At most 3 UTF-8 bytes per
- * character keeps a message under the broker's 1 MiB default; a single event up to MAX_EVENT_VALUE_BYTES
- * travels alone.
+ * One table's body cut at row boundaries into pieces of at most `target` bytes (a larger row alone); a row over
+ * `maxRow` is set aside as an ingest error.
  */
-export const MESSAGE_CHARS = 256 * 1024;
+function splitRows(segment: Segment, t: TableRows, target: number, maxRow: number, errors: IngestError[]): Array<{ rows: number; body: Buffer }> {
+  if (t.body.length <= Math.min(target, maxRow)) return [{ rows: t.rows, body: t.body }];
+  const layout = layoutById(t.layout);
+  if (layout === undefined) throw new Error(`segment ${segment.id}: ${t.table} rows in unknown layout ${t.layout}`);
+  const parts: Array<{ rows: number; body: Buffer }> = [];
+  const r = new RowBinaryReader(t.body);
+  let start = 0;
+  let rows = 0;
+  for (let i = 0; i < t.rows; i++) {
+    const rowStart = r.pos;
+    layout.skipRow(r);
+    if (r.pos - rowStart > maxRow) {
+      if (rows > 0) parts.push({ rows, body: t.body.subarray(start, rowStart) });
+      errors.push(oversized(segment, t, layout.readRow(new RowBinaryReader(t.body, rowStart, r.pos)) as Record<string, unknown>, r.pos - rowStart, maxRow));
+      start = r.pos;
+      rows = 0;
+      continue;
+    }
+    if (rows > 0 && r.pos - start > target) {
+      parts.push({ rows, body: t.body.subarray(start, rowStart) });
+      start = rowStart;
+      rows = 0;
+    }
+    rows++;
+  }
+  if (rows > 0) parts.push({ rows, body: t.body.subarray(start, r.pos) });
+  return parts;
+}
 
-function oversized(segment: Segment, event: unknown, value: string, limit: number): Segment['errors'][number] {
-  const e = event as { origin?: { offset?: number }; length?: number; event?: string };
-  const offset = e.origin?.offset ?? segment.start;
+function oversized(segment: Segment, t: TableRows, row: Record<string, unknown>, bytes: number, limit: number): IngestError {
+  const offset = typeof row.file_offset === 'number' ? row.file_offset : segment.start;
+  const what = typeof row.event === 'string' ? `a ${row.event} event` : `a ${t.table} row`;
   return {
     host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
-    offset, length: e.length ?? 0, kind: 'oversized_event',
-    reason: `${segment.file} at offset ${offset}: a ${e.event ?? ''} event of ${Buffer.byteLength(value)} bytes is larger than the ${limit} bytes one Kafka message may carry; it is kept here as an ingest error`,
-    excerpt: value.slice(0, 512), can_continue: true,
+    offset, length: 0, kind: 'oversized_event',
+    reason: `${segment.file} at offset ${offset}: ${what} of ${bytes} bytes is larger than the ${limit} bytes one Kafka message may carry; it is kept here as an ingest error`,
+    excerpt: JSON.stringify(row).slice(0, 512), can_continue: true,
   };
 }
 
-type WithOrigin = { origin?: unknown };
-
-/** The event with `origin` as its bare offset when the rest of the origin is the segment's (as for every source). */
-function withOffsetOrigin(segment: Segment, event: unknown): unknown {
-  const origin = (event as WithOrigin | null)?.origin as Partial<Origin> | undefined;
-  if (typeof origin !== 'object' || origin === null || typeof origin.offset !== 'number') return event;
-  if (origin.host !== segment.host || origin.source !== segment.source || origin.file !== segment.file || origin.file_key !== segment.file_key) return event;
-  if (Object.keys(origin).length !== 5) return event;
-  return { ...(event as object), origin: origin.offset };
-}
-
-/** withOffsetOrigin undone: an origin that is a number is an offset in the segment's file. */
-function withFullOrigin(head: SegmentHead, event: unknown): unknown {
-  const e = event as WithOrigin | null;
-  if (typeof e?.origin === 'number') e.origin = { host: head.host, source: head.source, file: head.file, file_key: head.file_key, offset: e.origin } satisfies Origin;
-  return event;
-}
-
-export function encodeSegment(segment: Segment, options: { maxEventBytes?: number; messageChars?: number } = {}): OutgoingMessage[] {
-  const maxEventBytes = options.maxEventBytes ?? MAX_EVENT_VALUE_BYTES;
-  const messageChars = options.messageChars ?? MESSAGE_CHARS;
-  const batches: Array<{ record: RecordKind; value: Buffer }> = [];
-  let lines: string[] = [];
-  let chars = 0;
-  const flush = (record: RecordKind): void => {
-    if (lines.length > 0) batches.push({ record, value: Buffer.from(lines.join('\n'), 'utf8') });
-    lines = [];
-    chars = 0;
-  };
-  const add = (record: RecordKind, value: string): void => {
-    if (chars > 0 && chars + value.length + 1 > messageChars) flush(record);
-    lines.push(value);
-    chars += value.length + 1;
-  };
+export function encodeSegment(segment: Segment, options: EncodeOptions = {}): OutgoingMessage[] {
+  const limit = options.messageBytes ?? MESSAGE_BYTES;
+  const maxRow = options.maxRowBytes ?? MESSAGE_BYTES;
+  const batches: Array<{ value: Buffer; headers: Record<string, string> }> = [];
   const errors = [...segment.errors];
-  for (const event of segment.events) {
-    // JSON.stringify escapes every line break, so a record is always exactly one line.
-    const value = JSON.stringify(withOffsetOrigin(segment, event));
-    // Length in UTF-16 units bounds the UTF-8 size from below; measure bytes only near the bound.
-    if (value.length * 3 > maxEventBytes && Buffer.byteLength(value) > maxEventBytes) errors.push(oversized(segment, event, value, maxEventBytes));
-    else add('events', value);
+  for (const t of segment.tables) {
+    for (const part of splitRows(segment, t, limit, maxRow, errors)) {
+      batches.push({ value: part.body, headers: { record: 'rows', table: t.table, layout: t.layout, rows: String(part.rows) } });
+    }
   }
-  flush('events');
-  for (const error of errors) add('errors', JSON.stringify(error));
-  flush('errors');
+  let lines: string[] = [];
+  let bytes = 0;
+  const flush = (): void => {
+    if (lines.length > 0) batches.push({ value: Buffer.from(lines.join('\n'), 'utf8'), headers: { record: 'errors' } });
+    lines = [];
+    bytes = 0;
+  };
+  for (const error of errors) {
+    // JSON.stringify escapes every line break, so a record is always exactly one line; an error is bounded
+    // (its excerpt is), so one always fits a message.
+    const line = JSON.stringify(error);
+    const size = Buffer.byteLength(line) + 1;
+    if (bytes > 0 && bytes + size > limit) flush();
+    lines.push(line);
+    bytes += size;
+  }
+  flush();
   // An empty segment still travels so that its byte range is acknowledged end to end.
-  if (batches.length === 0) batches.push({ record: 'empty', value: Buffer.alloc(0) });
+  if (batches.length === 0) batches.push({ value: Buffer.alloc(0), headers: { record: 'empty' } });
   const key = messageKey(segment.host, segment.file_key);
-  return batches.map(({ record, value }, index) => ({
+  return batches.map(({ value, headers }, index) => ({
     key,
     value,
     headers: {
-      kind: segment.family, schema: SCHEMA_VERSION, segment: segment.id, record,
-      seg_start: String(segment.start), seg_end: String(segment.end),
+      kind: segment.family, schema: SCHEMA_VERSION, segment: segment.id, ...headers,
+      seg_start: String(segment.start), seg_end: String(segment.end), records: String(segment.records),
       index: String(index), count: String(batches.length),
       host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
     },
@@ -142,13 +162,17 @@ const Count = z.string().regex(/^\d{1,15}$/, { message: 'expected a non-negative
 
 const HeadersSchema = z.object({
   kind: z.enum(FAMILIES as [Family, ...Family[]]),
-  // Schema 2 differs only in sending every origin whole, which reads back unchanged: messages an agent of the
-  // previous version left in a topic are still delivered after the sinks were upgraded.
-  schema: z.enum(['2', SCHEMA_VERSION]),
+  // Schemas 2 and 3 carried events as NDJSON (3 with origins as bare offsets): still read, so messages an agent
+  // of an earlier version left in a topic are delivered after the sinks were upgraded.
+  schema: z.enum(['2', '3', SCHEMA_VERSION]),
   segment: z.string().min(1),
-  record: z.enum(['events', 'errors', 'empty']),
+  record: z.enum(['rows', 'events', 'errors', 'empty']),
   seg_start: Count,
   seg_end: Count,
+  records: Count.optional(),
+  table: z.string().optional(),
+  layout: z.string().optional(),
+  rows: Count.optional(),
   index: Count,
   count: Count,
   host: z.string(),
@@ -164,7 +188,8 @@ function headerText(value: Buffer | string | (Buffer | string)[] | undefined): s
 
 /** Reads a message back into a segment part; a message that cannot belong to any segment is `ok: false`. */
 export function decodeMessage(message: IncomingMessage): Decoded {
-  const raw = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, headerText(v)]));
+  const raw: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(message.headers ?? {})) raw[k] = headerText(v);
   const parsed = HeadersSchema.safeParse(raw);
   if (!parsed.success) {
     const reason = parsed.error.issues.map((issue) => `header ${issue.path.join('.')}: ${issue.message}`).join('; ');
@@ -173,14 +198,33 @@ export function decodeMessage(message: IncomingMessage): Decoded {
   const h = parsed.data;
   if (h.index >= h.count) return { ok: false, reason: `header index ${h.index} is not below count ${h.count}` };
   if (h.record === 'empty' && h.count !== 1) return { ok: false, reason: `an empty-segment marker must have count 1, found ${h.count}` };
+  if ((h.record === 'rows') !== (h.schema === SCHEMA_VERSION) && h.record !== 'errors' && h.record !== 'empty') {
+    return { ok: false, reason: `a schema ${h.schema} message cannot carry ${h.record} records` };
+  }
   const head: SegmentHead = {
     id: h.segment, family: h.kind, host: h.host, source: h.source, file: h.file, file_key: h.file_key,
     start: h.seg_start, end: h.seg_end,
   };
-  return { ok: true, part: { head, index: h.index, count: h.count, payload: decodePayload(head, h.record, message.value) } };
+  let payload: Payload;
+  if (h.record === 'rows') {
+    if (h.table === undefined || h.layout === undefined || h.rows === undefined) {
+      return { ok: false, reason: 'a rows message needs the table, layout and rows headers' };
+    }
+    payload = { record: 'rows', rows: { table: h.table, layout: h.layout, rows: h.rows, body: message.value ?? Buffer.alloc(0) } };
+  } else {
+    payload = decodeLines(head, h.record, message.value);
+  }
+  return { ok: true, part: { head, records: h.records ?? 0, index: h.index, count: h.count, payload } };
 }
 
-function decodePayload(head: SegmentHead, record: RecordKind, value: Buffer | null): Payload {
+/** withOffsetOrigin of schema 3 undone: an origin that is a number is an offset in the segment's file. */
+function withFullOrigin(head: SegmentHead, event: unknown): unknown {
+  const e = event as { origin?: unknown } | null;
+  if (typeof e?.origin === 'number') e.origin = { host: head.host, source: head.source, file: head.file, file_key: head.file_key, offset: e.origin } satisfies Origin;
+  return event;
+}
+
+function decodeLines(head: SegmentHead, record: Exclude<RecordKind, 'rows'>, value: Buffer | null): Payload {
   if (record === 'empty') return { record };
   const values: unknown[] = [];
   const bad: number[] = [];
@@ -203,5 +247,5 @@ function decodePayload(head: SegmentHead, record: RecordKind, value: Buffer | nu
   }
   const what = record === 'events' ? 'not JSON' : 'not an IngestError';
   const invalid = bad.length === 0 ? null : `${record} message: line${bad.length > 1 ? 's' : ''} ${bad.slice(0, 10).join(', ')}${bad.length > 10 ? ', …' : ''} of ${lines.length} ${bad.length > 1 ? 'are' : 'is'} ${what}`;
-  return record === 'events' ? { record, values, invalid } : { record, values: values as Segment['errors'], invalid };
+  return record === 'events' ? { record, values, invalid } : { record, values: values as IngestError[], invalid };
 }

@@ -26,7 +26,11 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   const abort = new AbortController();
   outer?.addEventListener('abort', () => abort.abort(), { once: true });
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
-  const service = await openSinkService({ data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal });
+  let alerterRef: ReturnType<typeof createAlerter> | undefined;
+  const service = await openSinkService({
+    data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal,
+    observe: (segment) => alerterRef?.observe(segment),
+  });
   let bus: KafkaBus | undefined;
   // Redelivered segments are recognised by id inside the alerter, so a replay does not alert twice.
   // Notices go to the alerts table through the sink's store, and to `<prefix>alerts` through the bus's producer
@@ -38,13 +42,11 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
       return bus.publishAlerts(records);
     },
   });
+  alerterRef = alerter;
   try {
     bus = await startKafkaBus(kafka, log, abort.signal);
     await deadLetters.start();
-    await bus.consume((segment) => {
-      alerter.observe(segment);
-      return service.handle(segment);
-    });
+    await bus.consume((segment) => service.handle(segment));
   } catch (error) {
     await alerter.stop().catch(() => {});
     await bus?.stop().catch(() => {});

@@ -1,10 +1,11 @@
-// The sink against the real embedded engine: rows stored once per segment id, and a segment that cannot
-// become rows is stored as an ingest error instead of being retried for ever (it would block its partition).
+// The sink against the real embedded engine: rows stored once per segment id, and rows ClickHouse refuses are
+// stored as an ingest error instead of being retried for ever (they would block their partition).
 import test from 'ava';
 import { openTempStore, type TempStore } from '../../test/support/temp-store.js';
 import { createClickHouseSink } from './clickhouse-sink.js';
 import { createTjParser } from '../../parsers/tj/index.js';
 import type { Segment } from '../bus/bus.js';
+import { rowsOfRecords } from '../rows/families.js';
 
 let store: TempStore;
 const failures: string[] = [];
@@ -21,7 +22,7 @@ function tjSegment(start: number): Segment {
   const text = "00:01.000001-5,CALL,1,t:connectID=7,Usr=Иванов,Context='Форма.Записать\n\tстрока \"2\"'\r\n00:02.000002-9,DBPOSTGRS,2,dbpid=4410,Sql='SELECT 1'\r\n";
   const parser = createTjParser({ host: 'h', source: 'tj', file, file_key: 'fk', offset: start, hour: '26113014', tz: 'UTC' });
   const events = [...parser.push(Buffer.from(text)).events, ...parser.finish().events];
-  return { id: `h|fk|${start}-${start + text.length}`, family: 'tj', host: 'h', source: 'tj', file, file_key: 'fk', start, end: start + text.length, events, errors: [] };
+  return { id: `h|fk|${start}-${start + text.length}`, family: 'tj', host: 'h', source: 'tj', file, file_key: 'fk', start, end: start + text.length, ...rowsOfRecords('tj', events), errors: [] };
 }
 
 async function count(sql: string): Promise<number> {
@@ -43,11 +44,13 @@ test.serial('a segment written twice is stored once, values intact', async (t) =
   t.deepEqual(failures, []);
 });
 
-test.serial('a segment that cannot be mapped to rows becomes one ingest error and the write resolves', async (t) => {
+test.serial('rows ClickHouse refuses become one ingest error naming the table, and the write resolves', async (t) => {
   const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
-  // Schema-valid on the wire is not guaranteed for a hand-made message: an event without its origin.
-  const broken = { ...tjSegment(1000), id: 'h|fk|broken', events: [{ event: 'CALL' }] };
+  // Checked only when they come from the bus: an in-process segment with its rows cut short reaches the engine.
+  const whole = tjSegment(1000);
+  const table = whole.tables[0]!;
+  const broken = { ...whole, id: 'h|fk|broken', tables: [{ ...table, body: table.body.subarray(0, table.body.length - 5) }] };
   await sink.write(broken);
   await sink.write(broken);
-  t.is(await count("SELECT count() c FROM ingest_errors WHERE kind = 'unmappable_segment' AND offset = 1000"), 1);
+  t.is(await count("SELECT count() c FROM ingest_errors WHERE kind = 'rejected_by_clickhouse' AND offset = 1000 AND reason LIKE '%ClickHouse rejected 2 tj_events rows%'"), 1);
 });

@@ -1,4 +1,4 @@
-// The sink's dead-letter producer: events that failed validation go to `<prefix>dlq` with a reason header,
+// The sink's dead-letter producer: rows and events that failed validation go to `<prefix>dlq` with a reason header,
 // beside their ingest_errors rows. Malformed bus messages are dead-lettered by the Kafka bus itself.
 import type { Producer } from 'kafkajs';
 import { Partitioners } from '../bus/kafkajs.js';
@@ -6,12 +6,12 @@ import type { Segment } from '../bus/bus.js';
 import { createKafkaClient, type KafkaLogSink } from '../bus/kafka-client.js';
 import type { KafkaBusConfig } from '../bus/kafka-config.js';
 import { topicNames } from '../bus/kafka-topics.js';
-import type { InvalidEvent } from './segment-validation.js';
+import type { InvalidRecord } from './segment-validation.js';
 
 export interface DeadLetters {
   start(): Promise<void>;
   /** Resolves once the broker acked; the caller inserts the segment only after that. */
-  send(segment: Segment, invalid: InvalidEvent[]): Promise<void>;
+  send(segment: Segment, invalid: InvalidRecord[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,9 +34,9 @@ export function createDeadLetters(config: KafkaBusConfig, onLog?: KafkaLogSink):
         topic, acks: -1,
         messages: invalid.map((bad) => ({
           key: `${segment.host}|${segment.file_key}`,
-          value: JSON.stringify(bad.event) ?? 'null',
+          value: JSON.stringify(bad.value) ?? 'null',
           headers: {
-            reason: bad.reason, segment: segment.id, index: String(bad.index), kind: segment.family,
+            reason: bad.reason, segment: segment.id, index: String(bad.index), kind: segment.family, failure: bad.kind,
             host: segment.host, file: segment.file, file_key: segment.file_key,
           },
         })),

@@ -1,33 +1,55 @@
 import test from 'ava';
 import { createTjParser } from '../../parsers/tj/index.js';
 import { segmentId, type Segment } from '../bus/bus.js';
+import { rowsOfRecords } from '../rows/families.js';
 import { validateSegment } from './segment-validation.js';
+import { rowsOf } from '../../test/support/segments.js';
 
-function tjSegment(events: unknown[], family: Segment['family'] = 'tj'): Segment {
-  return {
-    id: segmentId('db1', 'k1', 0, 100), family, host: 'db1', source: 'tj', file: '/tj/rphost_1/26113014.log', file_key: 'k1',
-    start: 0, end: 100, events, errors: [],
-  };
-}
-
-const parsed = createTjParser({ host: 'db1', source: 'tj', file: '/tj/rphost_1/26113014.log', file_key: 'k1', offset: 0, hour: '26113014', tz: 'UTC' })
+const head = {
+  id: segmentId('db1', 'k1', 0, 100), host: 'db1', source: 'tj', file: '/tj/rphost_1/26113014.log', file_key: 'k1', start: 0, end: 100,
+};
+const parsed = createTjParser({ host: 'db1', source: 'tj', file: head.file, file_key: 'k1', offset: 0, hour: '26113014', tz: 'UTC' })
   .push(Buffer.from('00:01.000001-10,CALL,1,Usr=a\n00:02.000002-20,CALL,1,Usr=b\n')).events;
 
-test('a segment of valid events passes unchanged', (t) => {
-  t.is(parsed.length, 2);
-  const segment = tjSegment(parsed);
+const encoded = (): Segment => ({ ...head, family: 'tj', ...rowsOfRecords('tj', parsed), errors: [] });
+const legacy = (events: unknown[], family: Segment['family'] = 'tj'): Segment => ({ ...head, family, records: events.length, tables: [], errors: [], legacy: events });
+
+test('a segment of well-formed rows passes unchanged', (t) => {
+  const segment = encoded();
   const out = validateSegment(segment);
   t.is(out.segment, segment);
   t.deepEqual(out.invalid, []);
 });
 
-test('an event that breaks the schema becomes an invalid_event error and the others are kept', (t) => {
-  const bad = { ...(parsed[1] as object), duration_us: -5 };
-  const out = validateSegment(tjSegment([parsed[0], bad]));
-  t.deepEqual(out.segment.events, [parsed[0]]);
-  t.is(out.invalid.length, 1);
-  t.is(out.invalid[0]?.index, 1);
+test('rows cut short become one invalid_rows error; the segment goes on without them', (t) => {
+  const segment = encoded();
+  const table = segment.tables[0]!;
+  segment.tables = [{ ...table, body: table.body.subarray(0, table.body.length - 3) }];
+  const out = validateSegment(segment);
+  t.deepEqual(out.segment.tables, []);
   t.is(out.segment.errors.length, 1);
+  t.like(out.segment.errors[0], { kind: 'invalid_rows', offset: 0 });
+  t.regex(out.segment.errors[0]!.reason, /^segment db1\|k1\|0-100: tj_events rows end early: needs \d+ bytes at byte \d+, only \d+ left of \d+ \(header says 2 rows\)$/);
+});
+
+test('bytes left over after the announced rows, and a layout this version does not know, are refused with the reason', (t) => {
+  const segment = encoded();
+  const table = segment.tables[0]!;
+  segment.tables = [{ ...table, rows: 1 }, { ...table, layout: 'tj_events/00000000' }];
+  const out = validateSegment(segment);
+  t.deepEqual(out.invalid.map((i) => i.reason), [
+    `segment db1|k1|0-100: tj_events rows: ${table.body.length - rowsOfRecords('tj', parsed.slice(0, 1)).tables[0]!.body.length} bytes left after the 1 rows the header announces`,
+    'segment db1|k1|0-100: tj_events rows come in layout tj_events/00000000, which this perfpipe does not know (an agent of another version?)',
+  ]);
+});
+
+test("an old agent's events are checked against their schema and mapped to rows here; a bad one becomes an invalid_event error", (t) => {
+  const bad = { ...(parsed[1] as object), duration_us: -5 };
+  const out = validateSegment(legacy([parsed[0], bad]));
+  t.is(out.segment.legacy, undefined);
+  t.deepEqual(rowsOf(out.segment, 'tj_events').map((r) => r.user), ['a']);
+  t.is(out.segment.records, 1);
+  t.is(out.invalid.length, 1);
   const error = out.segment.errors[0]!;
   t.is(error.kind, 'invalid_event');
   t.is(error.offset, 29); // the second line starts after the first line's 29 bytes
@@ -36,18 +58,12 @@ test('an event that breaks the schema becomes an invalid_event error and the oth
 });
 
 test('the same segment validates to the same rows (replays keep their dedup tokens)', (t) => {
-  const segment = tjSegment([parsed[0], { nope: true }]);
-  t.deepEqual(validateSegment(segment), validateSegment(structuredClone(segment)));
+  const segment = legacy([parsed[0], { nope: true }]);
+  t.deepEqual(validateSegment(segment), validateSegment({ ...structuredClone(segment), tables: [] }));
 });
 
-test('a family without ClickHouse tables (a message from a newer agent) keeps only its errors', (t) => {
-  const out = validateSegment(tjSegment([{ any: 1 }], 'gpu' as Segment['family']));
-  t.deepEqual(out.segment.events, []);
-  t.is(out.segment.errors[0]?.reason, 'the gpu family has no ClickHouse tables in this perfpipe version');
-});
-
-test('an atop event is checked against the atop record schema', (t) => {
-  const out = validateSegment(tjSegment([{ label: 'CPU' }], 'atop'));
-  t.deepEqual(out.segment.events, []);
+test("an old agent's atop event is checked against the atop record schema", (t) => {
+  const out = validateSegment(legacy([{ label: 'CPU' }], 'atop'));
+  t.deepEqual(out.segment.tables, []);
   t.regex(out.segment.errors[0]?.reason ?? '', /^event 0 of segment db1\|k1\|0-100 does not match the atop event schema: host: /);
 });

@@ -1,52 +1,95 @@
-// What a sink checks before mapping a segment to rows: every event against its family's zod schema.
-// A segment from the bus may come from another agent version or a hand-made message; one bad event must
-// cost that event (an ingest_errors row and a dead letter), never the segment or the pipeline.
+// What a sink checks before it inserts a segment from the bus. Rows arrive encoded (docs/write-path.md), so the
+// check is a walk over lengths, no decoding and no objects: each table's rows must be in a layout this version
+// knows and walk exactly to the end of their bytes, as many as the header says. A segment of an agent older than
+// row encoding carries events instead: those are checked against their family's zod schema and mapped to rows
+// here. One bad table or event costs that table or event (an ingest_errors row and a dead letter), never the
+// segment or the pipeline.
 import type { z } from 'zod';
-import type { Family, Segment } from '../bus/bus.js';
+import type { Family, Segment, TableRows } from '../bus/bus.js';
 import { TjEventSchema } from '../../schemas/tj-event.js';
 import { PgStreamEventSchema } from '../../schemas/pg-stream-event.js';
 import { ApdexRecordSchema } from '../../schemas/apdex-measurement.js';
 import { AtopRecordSchema } from '../../schemas/atop-record.js';
 import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
+import { layoutById } from '../../schemas/layouts.js';
+import { RowBinaryError, RowBinaryReader } from '../../schemas/row-binary.js';
+import { rowsOfRecords } from '../rows/families.js';
 
-/** Families with ClickHouse tables (ingest/sink/segment-rows.ts); the others cannot be stored yet. */
-const SCHEMAS: Partial<Record<Family, z.ZodType>> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema };
+/** Event schemas of messages from agents older than row encoding (Kafka schemas 2–3). */
+const EVENT_SCHEMAS: Record<Family, z.ZodType> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema };
 
-export interface InvalidEvent {
+/** A table's rows or an old agent's event that failed its check; `value` is what the dead letter carries. */
+export interface InvalidRecord {
+  kind: 'invalid_rows' | 'invalid_event' | 'unmappable_segment';
   index: number;
-  event: unknown;
+  value: unknown;
   reason: string;
+  /** File offset the ingest error names. */
+  offset: number;
 }
 
 export interface ValidatedSegment {
-  /** The segment with only valid events; each invalid one became an `invalid_event` error. */
+  /** The segment with only what passed; each failure became an ingest error in it. */
   segment: Segment;
-  invalid: InvalidEvent[];
+  invalid: InvalidRecord[];
+}
+
+/** Why a table's bytes are not what their header says, or null when they are. */
+export function checkTableRows(t: TableRows): string | null {
+  const layout = layoutById(t.layout);
+  if (layout === undefined || layout.table !== t.table) {
+    return `${t.table} rows come in layout ${t.layout}, which this perfpipe does not know (an agent of another version?)`;
+  }
+  const r = new RowBinaryReader(t.body);
+  try {
+    for (let i = 0; i < t.rows; i++) layout.skipRow(r);
+  } catch (error) {
+    if (!(error instanceof RowBinaryError)) throw error;
+    return `${t.table} rows end early: ${error.message} of ${t.body.length} (header says ${t.rows} rows)`;
+  }
+  if (!r.done) return `${t.table} rows: ${t.body.length - r.pos} bytes left after the ${t.rows} rows the header announces`;
+  return null;
 }
 
 /** Deterministic: the same segment gives the same rows, so a replay carries the same dedup tokens. */
 export function validateSegment(segment: Segment): ValidatedSegment {
-  const schema = SCHEMAS[segment.family];
-  const events: unknown[] = [];
-  const invalid: InvalidEvent[] = [];
-  segment.events.forEach((event, index) => {
-    if (!schema) {
-      invalid.push({ index, event, reason: `the ${segment.family} family has no ClickHouse tables in this perfpipe version` });
-      return;
-    }
-    const parsed = schema.safeParse(event);
-    if (parsed.success) events.push(parsed.data);
-    else invalid.push({ index, event, reason: `event ${index} of segment ${segment.id} does not match the ${segment.family} event schema: ${describe(parsed.error)}` });
+  const invalid: InvalidRecord[] = [];
+  const tables: TableRows[] = [];
+  segment.tables.forEach((t, index) => {
+    const reason = checkTableRows(t);
+    if (reason === null) { tables.push(t); return; }
+    invalid.push({
+      kind: 'invalid_rows', index, offset: segment.start, reason: `segment ${segment.id}: ${reason}`,
+      value: { table: t.table, layout: t.layout, rows: t.rows, bytes: t.body.length, head: t.body.subarray(0, 256).toString('base64') },
+    });
   });
-  if (invalid.length === 0) return { segment, invalid };
+  let records = segment.records;
+  if (segment.legacy !== undefined) {
+    const schema = EVENT_SCHEMAS[segment.family];
+    const events: unknown[] = [];
+    segment.legacy.forEach((event, index) => {
+      const parsed = schema.safeParse(event);
+      if (parsed.success) events.push(parsed.data);
+      else invalid.push({ kind: 'invalid_event', index, value: event, offset: offsetOf(event) ?? segment.start, reason: `event ${index} of segment ${segment.id} does not match the ${segment.family} event schema: ${describe(parsed.error)}` });
+    });
+    try {
+      const rows = rowsOfRecords(segment.family, events);
+      tables.push(...rows.tables);
+      records = rows.records;
+    } catch (error) {
+      // Mapping is deterministic: events that cannot become rows now never will, and retrying them would block
+      // their partition for good. They become one ingest error covering the segment's bytes instead.
+      invalid.push({ kind: 'unmappable_segment', index: -1, value: events[0] ?? null, offset: segment.start, reason: `${segment.file} bytes ${segment.start}–${segment.end}: ${events.length} ${segment.family} records could not be mapped to rows: ${(error as Error).message.slice(0, 300)}` });
+    }
+  }
+  if (invalid.length === 0 && segment.legacy === undefined) return { segment, invalid };
   const errors = invalid.map((bad): IngestError => ({
     host: segment.host, source: segment.source, file: segment.file, file_key: segment.file_key,
-    offset: offsetOf(bad.event) ?? segment.start, length: 0, kind: 'invalid_event',
-    reason: bad.reason, excerpt: boundedExcerpt(safeJson(bad.event)), can_continue: true,
+    offset: bad.offset, length: 0, kind: bad.kind,
+    reason: bad.reason, excerpt: boundedExcerpt(safeJson(bad.value)), can_continue: true,
   }));
-  // The tj mapping throws on a family without tables: such a segment keeps only its errors.
-  const family = schema ? segment.family : 'tj';
-  return { segment: { ...segment, family, events, errors: [...segment.errors, ...errors] }, invalid };
+  const { legacy: _legacy, ...rest } = segment;
+  return { segment: { ...rest, records, tables, errors: [...segment.errors, ...errors] }, invalid };
 }
 
 function describe(error: z.ZodError): string {

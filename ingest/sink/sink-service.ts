@@ -18,6 +18,8 @@ export interface SinkServiceOptions {
   deadLetters?: DeadLetters;
   /** Aborting ends insert retries and the wait for migrations. */
   signal: AbortSignal;
+  /** Sees every checked segment before its insert (the alerter: rules run on the stream, not on the store). */
+  observe?: (segment: Segment) => void;
 }
 
 export interface SinkService {
@@ -53,19 +55,20 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
       const t0 = performance.now();
       const l = { family: segment.family };
       m.inc('perfpipe_sink_segments_in_total', 'Segments handed to the sink (retries included)', l);
-      m.inc('perfpipe_sink_events_in_total', 'Events handed to the sink (retries included)', l, segment.events.length);
+      m.inc('perfpipe_sink_events_in_total', 'Events handed to the sink (retries included)', l, segment.records);
       try {
         const { segment: valid, invalid } = validateSegment(segment);
         if (invalid.length > 0) {
-          m.inc('perfpipe_invalid_events_total', 'Events that failed their schema (stored as ingest errors)', l, invalid.length);
+          m.inc('perfpipe_invalid_events_total', 'Tables of rows and old-agent events that failed their check (stored as ingest errors)', l, invalid.length);
           if (o.deadLetters) {
             await o.deadLetters.send(segment, invalid);
             m.inc('perfpipe_dead_letters_total', 'Records sent to the dead-letter topic by the sink', l, invalid.length);
           }
           o.log.warn({ segment: segment.id, invalid: invalid.length, first: invalid[0]?.reason }, 'invalid events dead-lettered');
         }
+        o.observe?.(valid);
         await sink.write(valid);
-        m.inc('perfpipe_sink_events_out_total', 'Events acknowledged by ClickHouse', l, valid.events.length);
+        m.inc('perfpipe_sink_events_out_total', 'Events acknowledged by ClickHouse', l, valid.records);
         m.inc('perfpipe_sink_segments_out_total', 'Segments acknowledged by ClickHouse', l);
         m.inc('perfpipe_sink_bytes_out_total', 'Source-file bytes covered by segments ClickHouse acknowledged', l, segment.end - segment.start);
         m.inc('perfpipe_sink_batch_seconds_sum', 'Time from a segment handed over to its rows acknowledged', {}, (performance.now() - t0) / 1000);

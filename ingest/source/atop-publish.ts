@@ -11,7 +11,7 @@ export async function publishUntilAcked(
   for (let attempt = 1; ; attempt++) {
     try {
       await publish(segment);
-      events.segmentPublished(segment.file, segment.events.length, segment.errors.length, bytes);
+      events.segmentPublished(segment.file, segment.records, segment.errors.length, bytes);
       return true;
     } catch (error) {
       events.publishFailed(segment.file, error as Error, attempt);

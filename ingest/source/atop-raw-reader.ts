@@ -15,6 +15,7 @@
 // twice. Falls short when the clock steps back: samples are assumed to grow in epoch along the file, and those
 // with epochs below the checkpoint are skipped until time passes it again.
 import type { Segment } from '../bus/bus.js';
+import { rowsOfRecords } from '../rows/families.js';
 import { segmentId } from '../bus/bus.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import type { CheckpointStore } from './checkpoint-store.js';
@@ -45,12 +46,13 @@ export async function readRawLog(o: RawReadOptions): Promise<RawReadResult> {
   let published = 0;
   const send = async (start: number, end: number, samples: RawSample[], extra: IngestError[], replayed: boolean): Promise<boolean> => {
     if (!replayed) o.checkpoints.recordIntent(o.fileKey, o.path, start, end, false);
+    // `sample` counts from this segment's first sample, not from where `atop -r` began: a replay begins at
+    // another minute (-b takes minutes), and the replayed segment must carry the same records.
+    const records = samples.flatMap((s, i) => s.records.map((r) => ({ ...r, sample: i })));
     const segment: Segment = {
       id: segmentId(o.host, o.fileKey, start, end), family: 'atop', host: o.host, source: o.source,
       file: o.path, file_key: o.fileKey, start, end,
-      // `sample` counts from this segment's first sample, not from where `atop -r` began: a replay begins at
-      // another minute (-b takes minutes), and the replayed segment must carry the same records.
-      events: samples.flatMap((s, i) => s.records.map((r) => ({ ...r, sample: i }))), errors: [...samples.flatMap((s) => s.errors), ...extra],
+      ...rowsOfRecords('atop', records), errors: [...samples.flatMap((s) => s.errors), ...extra],
     };
     if (!(await o.publish(segment))) return false;
     o.checkpoints.recordAck(o.fileKey, end);

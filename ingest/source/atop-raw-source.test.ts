@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Segment } from '../bus/bus.js';
-import type { AtopRecord } from '../../schemas/atop-record.js';
+import { rowsOf } from '../../test/support/segments.js';
 import { createAtopRawSource } from './atop-raw-source.js';
 import { silentSourceEvents, type SourceEvents } from './source-events.js';
 import { ATOP_STORED_LABELS } from './atop-labels.js';
@@ -26,7 +26,8 @@ function source(dir: string, cp: string, publish: (s: Segment) => Promise<void>,
   });
 }
 
-const epochsOf = (s: Segment): number[] => [...new Set((s.events as AtopRecord[]).map((e) => e.epoch))];
+/** Epochs of the samples stored from a segment (a since-boot sample stores none): the file offset of a raw log's rows. */
+const epochsOf = (s: Segment): number[] => rowsOf(s, 'atop_system').map((r) => r.file_offset as number);
 
 maybe('a segment left unacknowledged by a crash is replayed with the same id and records, then reading goes on after it', async (t) => {
   const dir = join(root, 'crash');
@@ -62,16 +63,19 @@ maybe('a segment left unacknowledged by a crash is replayed with the same id and
 
   t.deepEqual(replays, [[lost.start, lost.end]]);
   t.is(second[0]?.id, lost.id, 'the replay carries the dedup token of the lost segment');
-  t.deepEqual(second[0]?.events, lost.events);
+  t.deepEqual(second[0]?.tables, lost.tables);
+  t.is(second[0]?.records, lost.records);
   // Ranges are contiguous epochs: [0, e1) [e1, e2) …, no sample in two segments.
   const all = [acked[0]!, ...second];
   for (let i = 1; i < all.length; i++) t.is(all[i]!.start, all[i - 1]!.end);
   const epochs = all.flatMap(epochsOf);
   t.deepEqual(epochs, [...new Set(epochs)].sort((a, b) => a - b));
-  t.is(epochs.length, 4, 'every sample of the file, once');
-  t.deepEqual(all.map((s) => (s.events as AtopRecord[]).some((e) => e.since_boot)), [true, false, false, false]);
+  t.is(epochs.length, 3, 'every interval sample of the file, once');
+  // The first sample counts since boot: read (records) but not stored as rates (no rows).
+  t.true(all.every((s) => s.records > 0));
+  t.deepEqual(all.map((s) => epochsOf(s).length), [0, 1, 1, 1]);
   t.true(all.every((s) => s.id === `h|${s.file_key}|${s.start}-${s.end}`));
-  t.true(all.flatMap((s) => s.events as AtopRecord[]).every((e) => e.origin.offset === e.epoch), 'records sit at their epoch');
+  t.true(all.flatMap((s) => rowsOf(s, 'atop_system')).every((r) => Date.parse(`${String(r.ts).replace(' ', 'T')}Z`) === (r.file_offset as number) * 1000), 'rows sit at their epoch');
 });
 
 maybe('a file that is not a raw log is reported once and skipped', async (t) => {

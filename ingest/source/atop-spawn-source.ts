@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { createAtopParser } from '../../parsers/atop/index.js';
 import type { Segment } from '../bus/bus.js';
 import { segmentId } from '../bus/bus.js';
+import { rowsOfRecords } from '../rows/families.js';
 import { ConfigError, SourceError } from '../errors.js';
 import type { FileSource } from './file-source.js';
 import type { SourceEvents } from './source-events.js';
@@ -59,7 +60,7 @@ export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
       const end = parser.settled;
       const segment: Segment = {
         id: segmentId(o.host, fileKey, start, end), family: 'atop', host: o.host, source: o.source,
-        file, file_key: fileKey, start, end, events: out.events, errors: out.errors,
+        file, file_key: fileKey, start, end, ...rowsOfRecords('atop', out.events), errors: out.errors,
       };
       if (!(await publishUntilAcked(o.publish, segment, o.events, abort.signal, end - start))) break;
       start = end;

@@ -224,7 +224,7 @@ test('a file that grows one byte at a time gives exactly the events of the whole
   await sleep(300);
   t.deepEqual(c.users(), ['a', 'b', 'c', 'd']);
   const b = c.events().find((e) => usr(e) === 'b');
-  t.is(b?.properties[b.properties.indexOf('Sql') + 1], "SELECT 1\nFROM t, 'q'");
+  t.is(b?.sql, "SELECT 1\nFROM t, 'q'");
   const offsets = c.events().map((e) => e.origin.offset);
   t.deepEqual(offsets, [3, 3 + tjLine(1, 'a').length, text.indexOf('00:03') + 3 - 1, text.indexOf('00:04') + 3 - 1], 'offsets as in the whole file (the BOM is 3 bytes, 1 character)');
   t.deepEqual(c.errors(), []);

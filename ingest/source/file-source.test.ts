@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Segment } from '../bus/bus.js';
-import type { TjEvent } from '../../schemas/tj-event.js';
+import { rowsOf } from '../../test/support/segments.js';
 import { createFileSource, type FileSource } from './file-source.js';
 import { silentSourceEvents } from './source-events.js';
 import { tjSourceParts } from './tj-source.js';
@@ -18,13 +18,14 @@ function setup(t: { teardown(fn: () => void): void }) {
   return { loc, cp: join(root, 'checkpoints') };
 }
 
-interface Collector { segments: Segment[]; events(): TjEvent[]; publish(s: Segment): Promise<void> }
+/** `events()`: the tj_events rows of every segment published so far, decoded. */
+interface Collector { segments: Segment[]; events(): Array<Record<string, unknown>>; publish(s: Segment): Promise<void> }
 
 function collector(): Collector {
   const segments: Segment[] = [];
   return {
     segments,
-    events: () => segments.flatMap((s) => s.events as TjEvent[]),
+    events: () => segments.flatMap((s) => rowsOf(s, 'tj_events')),
     publish: async (s) => { segments.push(s); },
   };
 }
@@ -46,7 +47,7 @@ async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void
   }
 }
 
-const users = (c: Collector): string[] => c.events().map((e) => e.properties[1] as string).sort();
+const users = (c: Collector): string[] => c.events().map((e) => e.user as string).sort();
 
 test('new process folders and hour files are read as they appear; a partial last line waits for its end', async (t) => {
   const { loc, cp } = setup(t);
@@ -67,7 +68,7 @@ test('new process folders and hour files are read as they appear; a partial last
   writeFileSync(join(loc, 'rphost_1', '26113015.log'), line(5, 'e'));
   await until('five events', () => c.events().length === 5);
   t.deepEqual(users(c), ['a', 'b', 'c', 'd', 'e']);
-  t.is(new Set(c.events().map((e) => `${e.origin.file_key}@${e.origin.offset}`)).size, 5);
+  t.is(new Set(c.events().map((e) => `${e.file_key}@${e.file_offset}`)).size, 5);
 });
 
 test('a file deleted by the platform is still read to its end', async (t) => {
@@ -105,7 +106,7 @@ test('a restart goes on from the checkpoints: nothing lost, nothing read twice',
   t.teardown(() => s2.stop());
   await until('51 more events', () => second.events().length === 51);
   await new Promise((r) => setTimeout(r, 300));
-  const all = [...first.events(), ...second.events()].map((e) => `${e.origin.file_key}@${e.origin.offset}`);
+  const all = [...first.events(), ...second.events()].map((e) => `${e.file_key}@${e.file_offset}`);
   t.is(all.length, 151);
   t.is(new Set(all).size, 151);
 });
@@ -128,7 +129,7 @@ test('after a crash between publish and acknowledgement the same byte ranges are
   t.teardown(() => s2.stop());
   await until('all three events', () => c.events().length === 3);
   t.is(c.segments[0]?.id, lost[0]?.id, 'the replay covers exactly the lost range');
-  t.deepEqual(c.segments[0]?.events, lost[0]?.events);
+  t.deepEqual(c.segments[0]?.tables, lost[0]?.tables);
   t.deepEqual(users(c), ['a', 'b', 'c']);
 });
 
@@ -144,7 +145,7 @@ test('two files whose first lines are identical are two files', async (t) => {
   await s.done();
   await s.stop();
   t.is(c.events().length, 2);
-  t.is(new Set(c.events().map((e) => e.origin.file_key)).size, 2);
+  t.is(new Set(c.events().map((e) => e.file_key)).size, 2);
 });
 
 test('a file finished by a backfill is read on by a follower when it grows', async (t) => {

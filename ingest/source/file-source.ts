@@ -12,6 +12,8 @@ import type { Stats } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { IncrementalParser } from '../../parsers/parser.js';
 import type { Family, Segment } from '../bus/bus.js';
+import type { RowBuilder } from '../rows/row-builder.js';
+import { ROW_BUILDERS } from '../rows/families.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { identifyFile, type FileIdentity } from './fingerprint.js';
 import type { FileHandle } from 'node:fs/promises';
@@ -30,7 +32,10 @@ export interface FileSourceOptions {
   discover(): Promise<string[]>;
   /** Directories chokidar watches for wake-up hints. */
   watchRoots: string[];
-  createParser(path: string, identity: FileIdentity, offset: number): IncrementalParser<unknown>;
+  /** The file's parser from `offset`; one that encodes its records' rows itself writes them into `rows`. */
+  createParser(path: string, identity: FileIdentity, offset: number, rows: RowBuilder): IncrementalParser<unknown>;
+  /** A file's row builder; default the family's (ingest/rows/families.ts). */
+  createRows?(): RowBuilder;
   /**
    * How a file is identified; default the first-line fingerprint (fingerprint.ts). `whole` says the file is
    * finished. Null: not readable yet, asked again on the next scan. The APDEX source hashes whole exports.
@@ -134,7 +139,8 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       const tail = new FileTail({
         host: o.host, source: o.source, family: o.family, path, handle,
         fileKey: identity.file_key, dev: st.dev, ino: st.ino, checkpoints,
-        createParser: (offset) => o.createParser(path, identity, offset),
+        createParser: (offset, rows) => o.createParser(path, identity, offset, rows),
+        rows: (o.createRows ?? ROW_BUILDERS[o.family])(),
         publish: o.publish, events: o.events, segmentBytes: o.segmentBytes,
         maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
         limits, isRecordStart: o.isRecordStart ?? anyLine,

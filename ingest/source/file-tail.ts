@@ -11,6 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { IncrementalParser } from '../../parsers/parser.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { type Family, type Segment, segmentId } from '../bus/bus.js';
+import type { RowBuilder } from '../rows/row-builder.js';
 import type { CheckpointStore, Intent } from './checkpoint-store.js';
 import type { SourceEvents } from './source-events.js';
 import {
@@ -27,7 +28,10 @@ export interface FileTailOptions {
   dev: number;
   ino: number;
   checkpoints: CheckpointStore;
-  createParser(offset: number): IncrementalParser<unknown>;
+  /** A parser from `offset`; a parser that encodes rows itself writes them into `rows` and returns no events. */
+  createParser(offset: number, rows: RowBuilder): IncrementalParser<unknown>;
+  /** Where the records' rows are encoded as they arrive (meaning decided at the edge, ingest/rows/). */
+  rows: RowBuilder;
   publish(segment: Segment): Promise<void>;
   events: SourceEvents;
   /** Cut a segment once it holds this many bytes. */
@@ -75,7 +79,8 @@ export class FileTail {
   private over: Oversize | null = null;
   /** The last cut could not record its intent; it is retried before anything more is read. */
   private blocked: { final: boolean } | null = null;
-  private events: unknown[] = [];
+  /** Records handed to the row builder since the last cut. */
+  private pendingRecords = 0;
   private errors: IngestError[] = [];
   private readonly replay: Intent[];
   private readonly inFlight: InFlight[] = [];
@@ -93,7 +98,7 @@ export class FileTail {
     this.lineStart = this.readPos;
     this.replay = cp ? [...cp.intents] : [];
     this.finished = (cp?.finished ?? false) && this.replay.length === 0;
-    this.parser = o.createParser(this.readPos);
+    this.parser = o.createParser(this.readPos, o.rows);
     this.buf = Buffer.allocUnsafe(o.readChunkBytes);
   }
 
@@ -218,7 +223,7 @@ export class FileTail {
       this.collectFinish();
       if (!(await this.cut(true))) return;
       this.markFinished();
-    } else if (this.settled > this.segStart || this.events.length > 0 || this.errors.length > 0) {
+    } else if (this.settled > this.segStart || this.pendingRecords > 0 || this.errors.length > 0) {
       await this.cut(false);
     }
   }
@@ -300,14 +305,16 @@ export class FileTail {
   }
 
   private restartParser(at: number): void {
-    this.parser = this.o.createParser(at);
+    this.parser = this.o.createParser(at, this.o.rows);
     this.parserFinished = false;
     this.readPos = at;
     this.lineStart = at;
   }
 
   private collect(events: unknown[], errors: IngestError[]): void {
-    for (const e of events) this.events.push(e);
+    // Encoded now, not held to the cut: no per-record object lives longer than this call (docs/write-path.md).
+    if (events.length > 0) this.o.rows.add(events);
+    this.pendingRecords += events.length;
     for (const e of errors) this.errors.push(e);
   }
 
@@ -330,8 +337,18 @@ export class FileTail {
    */
   private async cut(final: boolean, forcedEnd?: number): Promise<boolean> {
     const end = forcedEnd ?? (final ? this.readPos : this.settled);
-    if (end <= this.segStart && this.events.length === 0 && this.errors.length === 0) { this.blocked = null; return true; }
+    if (end <= this.segStart && this.pendingRecords === 0 && this.errors.length === 0 && !this.rowsPending()) { this.blocked = null; return true; }
     while (this.inFlight.length >= this.o.maxInFlight && !this.o.signal.aborted) await this.inFlight[0]?.promise;
+    if (forcedEnd === undefined) {
+      try {
+        this.o.checkpoints.recordIntent(this.fileKey, this.path, this.segStart, end, final);
+      } catch (error) {
+        this.o.events.checkpointFailed(this.path, error as Error);
+        this.blocked = { final };
+        return false;
+      }
+    }
+    const { records, tables } = this.o.rows.take();
     const segment: Segment = {
       id: segmentId(this.o.host, this.fileKey, this.segStart, end),
       family: this.o.family,
@@ -341,20 +358,12 @@ export class FileTail {
       file_key: this.fileKey,
       start: this.segStart,
       end,
-      events: this.events,
+      records,
+      tables,
       errors: this.errors,
     };
-    if (forcedEnd === undefined) {
-      try {
-        this.o.checkpoints.recordIntent(this.fileKey, this.path, segment.start, end, final);
-      } catch (error) {
-        this.o.events.checkpointFailed(this.path, error as Error);
-        this.blocked = { final };
-        return false;
-      }
-    }
     this.blocked = null;
-    this.events = [];
+    this.pendingRecords = 0;
     this.errors = [];
     this.segStart = end;
     const entry: InFlight = { end, done: false, promise: Promise.resolve() };
@@ -372,7 +381,7 @@ export class FileTail {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.o.publish(segment);
-        this.o.events.segmentPublished(this.path, segment.events.length, segment.errors.length, segment.end - segment.start);
+        this.o.events.segmentPublished(this.path, segment.records, segment.errors.length, segment.end - segment.start);
         return true;
       } catch (error) {
         this.o.events.publishFailed(this.path, error as Error, attempt);
@@ -380,6 +389,11 @@ export class FileTail {
         await sleep(Math.min(30_000, 200 * 2 ** Math.min(attempt, 8)), this.o.signal);
       }
     }
+  }
+
+  /** Whether a parser that encodes its own rows wrote some since the last cut (it hands out no events to count). */
+  private rowsPending(): boolean {
+    return this.o.rows.pending?.() ?? false;
   }
 
   private ackInOrder(): void {

@@ -9,6 +9,7 @@ import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
 import { createPgParser } from '../../parsers/pg/index.js';
 import { compilePrefix } from '../../parsers/pg/prefix.js';
 import type { PgStreamEvent } from '../../schemas/pg-stream-event.js';
+import { createPgRowBuilder } from '../rows/pg-rows.js';
 import { pgSourceParts } from './pg-source.js';
 import { startsNewEntry } from './pg-entry-boundary.js';
 
@@ -40,7 +41,7 @@ const bytes = Buffer.from(LOG);
 
 const withPeek = (offset: number) => pgSourceParts({
   location: dir, format: 'stderr', prefix: '%m [%p] ', filename: 'postgresql-*', tz: null, idle_finish_ms: 0,
-}, 'h').createParser(file, identity, offset) as IncrementalParser<PgStreamEvent>;
+}, 'h').createParser(file, identity, offset, createPgRowBuilder()) as IncrementalParser<PgStreamEvent>;
 const withoutPeek = (offset: number) => createPgEpisodeStream(createPgParser({ host: 'h', source: 'pg', file, file_key: 'k', offset, format: 'stderr' }));
 
 const view = (events: PgStreamEvent[]) => events.map((e) => [e.origin.offset, e.kind, e.message, e.detail, e.statement, e.lock_episodes.map((ep) => ep.outcome)]);

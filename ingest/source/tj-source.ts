@@ -2,7 +2,9 @@
 // placement) and `<location>/*.log` (plain placement), tj-format.md §1 and §7.
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createTjParser, hourFromFileName } from '../../parsers/tj/index.js';
+import { hourFromFileName } from '../../parsers/tj/index.js';
+import { createTjRowParser } from '../rows/tj-row-encoder.js';
+import { createTjRowBuilder, type TjRowBuilder } from '../rows/tj-rows.js';
 import { matchHeader } from '../../parsers/tj/header.js';
 import type { FileSourceOptions } from './file-source.js';
 
@@ -55,14 +57,16 @@ export async function discoverTjFiles(location: string): Promise<string[]> {
 
 export function tjSourceParts(
   s: TjSourceSettings, host: string,
-): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded' | 'isRecordStart'> {
+): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'createRows' | 'isSuperseded' | 'isRecordStart'> {
   return {
     discover: () => discoverTjFiles(s.location),
     watchRoots: [s.location],
-    createParser: (path, identity, offset) => createTjParser({
+    // Rows are encoded straight from the file's bytes into the tail's builder (ingest/rows/tj-row-encoder.ts).
+    createRows: createTjRowBuilder,
+    createParser: (path, identity, offset, rows) => createTjRowParser({
       host, source: 'tj', file: path, file_key: identity.file_key, offset,
       hour: hourFromFileName(path) ?? s.hour, tz: s.tz,
-    }),
+    }, rows as TjRowBuilder),
     // After an oversized event, reading resumes at the next line with an event header. A quoted value
     // may hold such a line (the framer knows, this test does not): then that line's remainder is garbage.
     isRecordStart: (head) => matchHeader(head, 0, head.length, true) >= 0,

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Segment } from '../bus/bus.js';
-import type { TjEvent } from '../../schemas/tj-event.js';
+import { rowsOf } from '../../test/support/segments.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { createFileSource, type FileSource, type FileSourceOptions } from './file-source.js';
 import { silentSourceEvents, type SourceEvents } from './source-events.js';
@@ -43,9 +43,17 @@ export function workspace(t: { teardown(fn: () => void): void }): Workspace {
   };
 }
 
+/** What a torture test reads of a published event: its stored row's place and user. */
+export interface SeenEvent {
+  origin: { file_key: string; offset: number };
+  user: string;
+  context: string;
+  sql: string;
+}
+
 export interface Collector {
   segments: Segment[];
-  events(): TjEvent[];
+  events(): SeenEvent[];
   errors(): IngestError[];
   /** The `Usr` of every event, sorted. */
   users(): string[];
@@ -54,7 +62,19 @@ export interface Collector {
 
 export function collector(): Collector {
   const segments: Segment[] = [];
-  const events = (): TjEvent[] => segments.flatMap((s) => s.events as TjEvent[]);
+  // Decoded once per segment: tests poll events() every 20 ms while tens of thousands arrive.
+  const decoded = new WeakMap<Segment, SeenEvent[]>();
+  const seen = (s: Segment): SeenEvent[] => {
+    let list = decoded.get(s);
+    if (!list) {
+      list = rowsOf(s, 'tj_events').map((r) => ({
+        origin: { file_key: r.file_key as string, offset: r.file_offset as number }, user: r.user as string, context: r.context as string, sql: r.sql as string,
+      }));
+      decoded.set(s, list);
+    }
+    return list;
+  };
+  const events = (): SeenEvent[] => segments.flatMap(seen);
   return {
     segments,
     events,
@@ -64,9 +84,8 @@ export function collector(): Collector {
   };
 }
 
-export function usr(e: TjEvent): string {
-  const i = e.properties.indexOf('Usr');
-  return i >= 0 ? (e.properties[i + 1] as string) : '';
+export function usr(e: SeenEvent): string {
+  return e.user;
 }
 
 /** Every call the source made, by name, with its arguments. */

@@ -3,8 +3,8 @@
 // of file-source-limits-torture.test.ts. argv[2]: JSON { loc, cp, uid? }. Prints one JSON line per
 // published segment (`{"users":[…]}`) and per read failure (`{"failed":path,"code":…}`); SIGTERM stops it.
 import { silentSourceEvents } from './source-events.js';
-import { tjSource, usr } from './torture-support.js';
-import type { TjEvent } from '../../schemas/tj-event.js';
+import { tjSource } from './torture-support.js';
+import { rowsOf } from '../../test/support/segments.js';
 
 const { loc, cp, uid } = JSON.parse(process.argv[2] as string) as { loc: string; cp: string; uid?: number };
 if (uid !== undefined && process.setgid && process.setuid) {
@@ -13,7 +13,7 @@ if (uid !== undefined && process.setgid && process.setuid) {
 }
 const say = (o: unknown): void => { process.stdout.write(`${JSON.stringify(o)}\n`); };
 const source = tjSource({ root: loc, loc, cp, proc: () => loc }, async (s) => {
-  say({ users: (s.events as TjEvent[]).map(usr) });
+  say({ users: rowsOf(s, 'tj_events').map((r) => r.user) });
 }, {
   events: { ...silentSourceEvents, readFailed: (path, error) => say({ failed: path, code: (error as NodeJS.ErrnoException).code }) },
 });

@@ -2,6 +2,7 @@
 // back on the same port, and tj/pg segments made by the real parsers from journal and server-log text.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rowsOfRecords } from '../../ingest/rows/families.js';
 import { createTjParser } from '../../parsers/tj/index.js';
 import { createPgParser } from '../../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
@@ -68,7 +69,7 @@ export function tjSegment(text: string, host = 'srv1'): Segment {
   const errors = [...a.errors, ...b.errors];
   if (errors.length > 0) throw new Error(`fixture does not parse: ${errors.map((e) => e.reason).join('; ')}`);
   fileEnd = start + bytes.length;
-  return { id: `${host}|k1|${start}-${fileEnd}`, family: 'tj', host, source: 'tj', file, file_key: 'k1', start, end: fileEnd, events: [...a.events, ...b.events], errors };
+  return { id: `${host}|k1|${start}-${fileEnd}`, family: 'tj', host, source: 'tj', file, file_key: 'k1', start, end: fileEnd, ...rowsOfRecords('tj', [...a.events, ...b.events]), errors };
 }
 
 let pgEnd = 0;
@@ -87,5 +88,5 @@ export function pgSegment(text: string, host = 'db1'): Segment {
   const errors = [...a.errors, ...b.errors];
   if (errors.length > 0) throw new Error(`fixture does not parse: ${errors.map((e) => e.reason).join('; ')}`);
   pgEnd = start + bytes.length;
-  return { id: `${host}|p1|${start}-${pgEnd}`, family: 'pg', host, source: 'pg', file, file_key: 'p1', start, end: pgEnd, events: [...a.events, ...b.events], errors };
+  return { id: `${host}|p1|${start}-${pgEnd}`, family: 'pg', host, source: 'pg', file, file_key: 'p1', start, end: pgEnd, ...rowsOfRecords('pg', [...a.events, ...b.events]), errors };
 }

@@ -7,16 +7,25 @@
 // stays below 2^32 until 2106. A manual override is written with the Unix **milliseconds** of the change, which
 // exceeds 2^32 for any change after 1970-02-19, so an export row never beats it. An override with a small
 // hand-picked version (tests use 2, 3…) is beaten by any export — use milliseconds.
-import type { Segment } from '../bus/bus.js';
 import type { ApdexKeyOperation, ApdexRecord } from '../../schemas/apdex-measurement.js';
-import { apdexMeasurementToRow, keyOperationToRow } from '../../schemas/apdex-row.js';
+import {
+  APDEX_MEASUREMENTS, type ApdexRow, apdexMeasurementToRow, KEY_OPERATIONS, type KeyOperationRow, keyOperationToRow,
+} from '../../schemas/apdex-row.js';
+import type { RowBuilder } from './row-builder.js';
+import { TableWriter, takeAll } from './table-writer.js';
 
 /** The largest version an export row can carry: manual overrides start above it. */
 export const MAX_EXPORT_VERSION = 2 ** 32 - 1;
 
-export function apdexSegmentRows(segment: Segment, tables: Map<string, unknown[]>): void {
-  const measurements: unknown[] = [];
-  const settings: unknown[] = [];
+export interface ApdexRows {
+  measurements: ApdexRow[];
+  settings: KeyOperationRow[];
+}
+
+/** The rows of one segment's records (a KeyOperation's version needs the measurements that follow it). */
+export function apdexRows(records: readonly ApdexRecord[]): ApdexRows {
+  const measurements: ApdexRow[] = [];
+  const settings: KeyOperationRow[] = [];
   // The parser emits a KeyOperation's settings record and then its measurements (parsers/apdex/README.md);
   // the latest start among the measurements that follow it, up to the next settings record, dates it.
   let open: { k: ApdexKeyOperation; latestMs: number } | null = null;
@@ -26,7 +35,7 @@ export function apdexSegmentRows(segment: Segment, tables: Map<string, unknown[]
     settings.push(keyOperationToRow(open.k, version));
     open = null;
   };
-  for (const r of segment.events as ApdexRecord[]) {
+  for (const r of records) {
     if (r.kind === 'key_operation') {
       close();
       open = { k: r, latestMs: 0 };
@@ -36,6 +45,25 @@ export function apdexSegmentRows(segment: Segment, tables: Map<string, unknown[]
     if (open !== null && r.operation === open.k.operation) open.latestMs = Math.max(open.latestMs, Date.parse(r.ts_start));
   }
   close();
-  tables.set('apdex_measurements', measurements);
-  tables.set('key_operations', settings);
+  return { measurements, settings };
+}
+
+/** Records are held to the cut: an export's few thousand measurements, dated as a whole segment. */
+export function createApdexRowBuilder(): RowBuilder {
+  let held: ApdexRecord[] = [];
+  const measurements = new TableWriter(APDEX_MEASUREMENTS, 16 * 1024);
+  const settings = new TableWriter(KEY_OPERATIONS, 1024);
+  return {
+    add(list) {
+      for (const r of list) held.push(r as ApdexRecord);
+    },
+    take() {
+      const rows = apdexRows(held);
+      const records = held.length;
+      held = [];
+      for (const r of rows.measurements) measurements.write(r);
+      for (const r of rows.settings) settings.write(r);
+      return { records, tables: takeAll([measurements, settings]) };
+    },
+  };
 }

@@ -1,0 +1,13 @@
+// Meaning decided once, at the edge (docs/write-path.md): what every source family's records become, as rows of
+// its tables encoded for the store. A source feeds its parser's records in as they come and takes the encoded rows
+// at each segment's cut; a sink uses the same builders only for messages of agents older than row encoding.
+import type { TableRows } from '../bus/bus.js';
+
+export interface RowBuilder {
+  /** Records in file order, as the family's parser emitted them. */
+  add(records: readonly unknown[]): void;
+  /** Whether records arrived since the last take by a way other than `add` (a parser that encodes its own rows). */
+  pending?(): boolean;
+  /** Records added since the last take and their rows per table (tables without rows left out). */
+  take(): { records: number; tables: TableRows[] };
+}

@@ -1,0 +1,234 @@
+// RowBinary, ClickHouse's row-wise binary format: the bytes a row travels in from the process that parsed its
+// event to the store (docs/write-path.md). Numbers are little-endian and fixed-width, strings and arrays carry
+// an unsigned LEB128 length, Nullable a leading 0/1 byte. Writing it is a copy per value (no escaping, no text
+// form of numbers), reading it back is a walk over lengths: both cheap enough for every row.
+
+const TWO_32 = 4294967296;
+
+/** A growable output buffer with the writes RowBinary needs. `finish()` hands the bytes over and starts anew. */
+export class RowBinaryWriter {
+  buf: Buffer;
+  pos = 0;
+
+  constructor(private readonly initial = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+
+  /** Makes room for `n` more bytes. */
+  reserve(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
+  }
+
+  u8(v: number): void {
+    this.reserve(1);
+    this.buf[this.pos++] = v;
+  }
+
+  u16(v: number): void {
+    this.reserve(2);
+    this.buf[this.pos++] = v & 0xff;
+    this.buf[this.pos++] = (v >>> 8) & 0xff;
+  }
+
+  u32(v: number): void {
+    this.reserve(4);
+    this.buf.writeUInt32LE(v >>> 0, this.pos);
+    this.pos += 4;
+  }
+
+  i16(v: number): void {
+    this.u16(v & 0xffff);
+  }
+
+  /** An unsigned 64-bit integer: a safe integer, or decimal digits for values beyond 2^53. */
+  u64(v: number | string): void {
+    this.reserve(8);
+    if (typeof v === 'string') {
+      this.buf.writeBigUInt64LE(BigInt(v), this.pos);
+    } else {
+      const lo = v % TWO_32;
+      this.buf.writeUInt32LE(lo, this.pos);
+      this.buf.writeUInt32LE((v - lo) / TWO_32, this.pos + 4);
+    }
+    this.pos += 8;
+  }
+
+  /** A signed 64-bit integer within ±2^53 (two's complement from two 32-bit halves, no BigInt). */
+  i64(v: number): void {
+    this.reserve(8);
+    const hi = Math.floor(v / TWO_32);
+    this.buf.writeUInt32LE(v - hi * TWO_32, this.pos);
+    this.buf.writeInt32LE(hi, this.pos + 4);
+    this.pos += 8;
+  }
+
+  f64(v: number): void {
+    this.reserve(8);
+    this.buf.writeDoubleLE(v, this.pos);
+    this.pos += 8;
+  }
+
+  varint(n: number): void {
+    this.reserve(10);
+    while (n >= 0x80) {
+      this.buf[this.pos++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.pos++] = n;
+  }
+
+  /** A string as UTF-8 with its byte length in front. */
+  string(s: string): void {
+    const n = s.length;
+    if (n === 0) { this.u8(0); return; }
+    if (n <= 42) {
+      // At most 3 bytes per UTF-16 unit: 126 bytes fit a one-byte length, written after the text.
+      this.reserve(1 + n * 3);
+      const written = this.buf.write(s, this.pos + 1, 'utf8');
+      this.buf[this.pos] = written;
+      this.pos += 1 + written;
+      return;
+    }
+    const bytes = Buffer.byteLength(s, 'utf8');
+    this.varint(bytes);
+    this.reserve(bytes);
+    this.pos += this.buf.write(s, this.pos, bytes, 'utf8');
+  }
+
+  /** `src[start, end)` as a string value: length, then the bytes as they are. */
+  stringBytes(src: Uint8Array, start: number, end: number): void {
+    this.varint(end - start);
+    this.raw(src, start, end);
+  }
+
+  /** Bytes copied as they are (no length). */
+  raw(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.reserve(n);
+    if (n < 32) {
+      // A native copy costs more than a short loop (most TJ values are a few bytes).
+      const b = this.buf;
+      let p = this.pos;
+      for (let i = start; i < end; i++) b[p++] = src[i] as number;
+    } else {
+      this.buf.set(src.subarray(start, end), this.pos);
+    }
+    this.pos += n;
+  }
+
+  /** The bytes written since the last finish, as their own buffer; the writer starts a new one. */
+  finish(): Buffer {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(Math.max(this.initial, Math.min(this.pos, 64 * 1024 * 1024)));
+    this.pos = 0;
+    return out;
+  }
+}
+
+/** Thrown when bytes end early or hold an impossible length: the body is not what its header says. */
+export class RowBinaryError extends Error {
+  constructor(message: string, readonly position: number) {
+    super(message);
+    this.name = 'RowBinaryError';
+  }
+}
+
+/** Reads RowBinary values from `buf[pos, end)`; every read checks the bound. */
+export class RowBinaryReader {
+  pos: number;
+
+  constructor(readonly buf: Buffer, pos = 0, readonly end = buf.length) {
+    this.pos = pos;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.end) throw new RowBinaryError(`needs ${n} bytes at byte ${this.pos}, only ${this.end - this.pos} left`, this.pos);
+  }
+
+  skip(n: number): void {
+    this.need(n);
+    this.pos += n;
+  }
+
+  u8(): number {
+    this.need(1);
+    return this.buf[this.pos++] as number;
+  }
+
+  u16(): number {
+    this.need(2);
+    const v = this.buf.readUInt16LE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+
+  i16(): number {
+    this.need(2);
+    const v = this.buf.readInt16LE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  /** A safe integer, or decimal digits beyond 2^53. */
+  u64(): number | string {
+    this.need(8);
+    const lo = this.buf.readUInt32LE(this.pos);
+    const hi = this.buf.readUInt32LE(this.pos + 4);
+    this.pos += 8;
+    if (hi < 0x200000) return hi * TWO_32 + lo;
+    return (BigInt(hi) * 4294967296n + BigInt(lo)).toString();
+  }
+
+  i64(): number {
+    this.need(8);
+    const lo = this.buf.readUInt32LE(this.pos);
+    const hi = this.buf.readInt32LE(this.pos + 4);
+    this.pos += 8;
+    return hi * TWO_32 + lo;
+  }
+
+  f64(): number {
+    this.need(8);
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  varint(): number {
+    let n = 0;
+    let scale = 1;
+    for (let i = 0; i < 8; i++) {
+      const b = this.u8();
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 0x80;
+    }
+    throw new RowBinaryError(`a length at byte ${this.pos} runs over 8 bytes`, this.pos);
+  }
+
+  string(): string {
+    const n = this.varint();
+    this.need(n);
+    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    this.pos += n;
+    return s;
+  }
+
+  skipString(): void {
+    this.skip(this.varint());
+  }
+}
