@@ -17,8 +17,11 @@ export interface BinaryInserter {
   close(): void;
 }
 
-/** `run(sql)` executes one statement on the embedded engine. Files live in `spoolDir` only while inserted. */
-export function createBinaryInserter(spoolDir: string, run: (sql: string) => Promise<void>): BinaryInserter {
+/** One statement on the embedded engine, values bound as parameters and settings as settings (never in its text). */
+export type RunStatement = (o: { query: string; query_params: Record<string, string>; clickhouse_settings: Record<string, string | number> }) => Promise<unknown>;
+
+/** Files live in `spoolDir` only while they are inserted. */
+export function createBinaryInserter(spoolDir: string, run: RunStatement): BinaryInserter {
   rmSync(spoolDir, { recursive: true, force: true }); // files a killed process left behind
   mkdirSync(spoolDir, { recursive: true });
   let seq = 0;
@@ -27,9 +30,11 @@ export function createBinaryInserter(spoolDir: string, run: (sql: string) => Pro
       const path = join(spoolDir, `${process.pid}-${++seq}.rowbinary`);
       await writeFile(path, o.body);
       try {
-        const settings = { ...o.settings, max_threads: 1, max_insert_threads: 1 };
-        const list = Object.entries(settings).map(([k, v]) => `${k} = ${sqlLiteral(v)}`).join(', ');
-        await run(`INSERT INTO ${o.table} (${o.columns.join(', ')}) SELECT * FROM file(${sqlLiteral(path)}, 'RowBinary', ${sqlLiteral(o.structure)}) SETTINGS ${list}`);
+        await run({
+          query: `INSERT INTO ${o.table} (${o.columns.join(', ')}) SELECT * FROM file({path:String}, 'RowBinary', {structure:String})`,
+          query_params: { path, structure: o.structure },
+          clickhouse_settings: { ...o.settings, max_threads: 1, max_insert_threads: 1 },
+        });
       } finally {
         rmSync(path, { force: true });
       }
@@ -38,9 +43,4 @@ export function createBinaryInserter(spoolDir: string, run: (sql: string) => Pro
       rmSync(spoolDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A ClickHouse literal: a number as it is, a string quoted with backslash and quote escaped. */
-export function sqlLiteral(value: string | number): string {
-  return typeof value === 'number' ? String(value) : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

@@ -77,9 +77,7 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   const { createChdbConnection } = await import('chdb/connection');
   const connection = await withLockRetry(() => createChdbConnection({ path: dir }), lockWaitMs);
   const client = createClient({ connection, clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
-  const binary = createBinaryInserter(join(dir, '..', 'insert-spool'), async (sql) => {
-    await connection.chdb.queryAsync(sql);
-  });
+  const binary = createBinaryInserter(join(dir, '..', 'insert-spool'), (statement) => client.command(statement));
   const insertFormatted = async (i: FormattedInsert): Promise<void> => {
     try {
       // The bytes go to the engine zero-copy; through client.insert they would be re-encoded as a JS string
