@@ -81,28 +81,32 @@ class Values {
   }
 }
 
-/** `props` of the event being encoded, in insertion order. */
+/** `props` of the event being encoded, in insertion order; arrays reused from event to event. */
 class Props {
-  keys: Buffer[] = [];
-  names: string[] = [];
-  start: number[] = [];
-  end: number[] = [];
-  flags: number[] = [];
-
-  reset(): void {
-    this.keys.length = 0;
-    this.names.length = 0;
-    this.start.length = 0;
-    this.end.length = 0;
-    this.flags.length = 0;
-  }
+  readonly keys: Buffer[] = [];
+  readonly names: string[] = [];
+  readonly start: number[] = [];
+  readonly end: number[] = [];
+  readonly flags: number[] = [];
+  size = 0;
 
   add(key: Buffer, name: string, start: number, end: number, flags: number): void {
-    this.keys.push(key);
-    this.names.push(name);
-    this.start.push(start);
-    this.end.push(end);
-    this.flags.push(flags);
+    const i = this.size++;
+    this.keys[i] = key;
+    this.names[i] = name;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.flags[i] = flags;
+  }
+
+  indexOf(name: string): number {
+    for (let i = 0; i < this.size; i++) if (this.names[i] === name) return i;
+    return -1;
+  }
+
+  remove(i: number): void {
+    for (const list of [this.keys, this.names, this.start, this.end, this.flags] as unknown[][]) list.splice(i, 1);
+    this.size--;
   }
 }
 
@@ -180,7 +184,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     if (p - depthStart > MAX_SAFE_DIGITS) return false;
 
     values.reset();
-    props.reset();
+    props.size = 0;
     waits.length = 0;
     extraCount.clear();
     const event = ++generation;
@@ -229,12 +233,12 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     let procEnd = -1;
     let procFlags = 0;
     if (procName === null) {
-      const i = props.names.indexOf('process');
+      const i = props.indexOf('process');
       if (i >= 0) {
         procStart = props.start[i] as number;
         procEnd = props.end[i] as number;
         procFlags = props.flags[i] as number;
-        for (const list of [props.keys, props.names, props.start, props.end, props.flags] as unknown[][]) list.splice(i, 1);
+        props.remove(i);
       }
     }
     write(f, offset, endUs, duration, eventStart, eventEnd, depth, procStart, procEnd, procFlags);
@@ -371,8 +375,8 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     str(w, f, C.deadlock_intersections);
     str(w, f, C.exception);
     str(w, f, C.descr);
-    w.varint(props.keys.length);
-    for (let i = 0; i < props.keys.length; i++) {
+    w.varint(props.size);
+    for (let i = 0; i < props.size; i++) {
       const key = props.keys[i] as Buffer;
       w.stringBytes(key, 0, key.length);
       value(w, f, props.start[i] as number, props.end[i] as number, props.flags[i] as number);
