@@ -13,6 +13,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.deepEqual(c.sources, []);
   t.is(c.bus.type, 'memory');
   t.like(c.pipeline, { segment_bytes: 2 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
+  t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30 });
 });
 
 test('the example file parses to what it says', (t) => {
@@ -20,6 +21,7 @@ test('the example file parses to what it says', (t) => {
   t.like(c, { host: 'app-1c-01', data: '/var/lib/perfpipe', clickhouse: null, listen: '127.0.0.1:9650' });
   t.like(c.sources[0], { type: 'tj', location: '/var/log/1c/tj', tz: 'Europe/Moscow', hour: null, idle_finish_s: 60 });
   t.is(c.pipeline.segment_bytes, 4194304);
+  t.like(c.retention, { tj_days: 14, rollup_days: 730, pg_days: 30 });
 });
 
 test('every mistake is reported at once with its path, the value found and what is expected', (t) => {

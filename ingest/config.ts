@@ -16,6 +16,7 @@ import { MemoryBusConfigSchema } from './bus/memory-bus.js';
 import { ConfigError } from './errors.js';
 import { AlertConfigSchema } from './alert/config.js';
 import { ApdexConfigSchema } from './apdex/config.js';
+import { RetentionConfigSchema } from './store/retention.js';
 
 const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host:port, e.g. "127.0.0.1:9650"' });
 
@@ -82,6 +83,8 @@ export const ConfigSchema = z.strictObject({
   /** Key operations for `report apdex --config`: TJ CALL rules and overrides of the export's settings (ingest/apdex/config.ts). Default none. */
   apdex: ApdexConfigSchema.prefault({}),
   pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
+  /** Days each table family keeps its rows, applied as table TTLs at start-up (ingest/store/retention.ts). */
+  retention: RetentionConfigSchema.prefault({}),
 }).superRefine(checkPaths);
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -8,6 +8,7 @@ import { createMemoryBus } from './bus/memory-bus.js';
 import type { Bus } from './bus/bus.js';
 import { openStore, type Store } from './store/clickhouse.js';
 import { migrate } from './store/migrations.js';
+import { applyRetention } from './store/retention.js';
 import { createClickHouseSink } from './sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from './alert/index.js';
 import type { FileSource } from './source/file-source.js';
@@ -40,6 +41,8 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
   const applied = await migrate(store.client);
   if (applied.length > 0) log.info({ applied, store: store.where }, 'schema migrations applied');
+  const retained = await applyRetention(store.client, config.retention);
+  if (retained.length > 0) log.info({ retention: retained, store: store.where }, 'retention changed');
   const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();

@@ -11,6 +11,7 @@ export class RowBinaryWriter {
   pos = 0;
 
   constructor(private readonly initial = 64 * 1024) {
+    // `initial` is also what the buffer shrinks back to once segments are small again (finish).
     this.buf = Buffer.allocUnsafe(initial);
   }
 
@@ -119,10 +120,16 @@ export class RowBinaryWriter {
     this.pos += n;
   }
 
-  /** The bytes written since the last finish, as their own buffer; the writer starts a new one. */
+  /**
+   * The bytes written since the last finish, as a buffer of their exact size; the writer keeps its own buffer
+   * for the next rows. Handing out the writer's buffer instead kept up to twice each segment's size alive per
+   * segment in flight (the buffer grows by doubling) and cost a new allocation per segment; one copy is cheaper.
+   */
   finish(): Buffer {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(Math.max(this.initial, Math.min(this.pos, 64 * 1024 * 1024)));
+    const out = Buffer.allocUnsafeSlow(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    // A tail that caught up on a backlog writes small segments again: its large buffer goes.
+    if (this.buf.length > 4 * this.initial && this.pos < this.buf.length / 4) this.buf = Buffer.allocUnsafe(this.initial);
     this.pos = 0;
     return out;
   }

@@ -28,7 +28,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
   let alerterRef: ReturnType<typeof createAlerter> | undefined;
   const service = await openSinkService({
-    data: config.data, clickhouse: config.clickhouse, log, metrics, deadLetters, signal: abort.signal,
+    data: config.data, clickhouse: config.clickhouse, retention: config.retention, log, metrics, deadLetters, signal: abort.signal,
     observe: (segment) => alerterRef?.observe(segment),
   });
   let bus: KafkaBus | undefined;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Segment } from '../bus/bus.js';
 import { openStore, type Store } from '../store/clickhouse.js';
 import { migrate } from '../store/migrations.js';
+import { applyRetention, type RetentionConfig } from '../store/retention.js';
 import type { Metrics } from '../observe/metrics.js';
 import { sinkTelemetry } from '../observe/source-telemetry.js';
 import { createClickHouseSink } from './clickhouse-sink.js';
@@ -13,6 +14,8 @@ import { validateSegment } from './segment-validation.js';
 export interface SinkServiceOptions {
   data: string;
   clickhouse: string | null;
+  /** Days each table family keeps its rows (table TTLs, set once the schema is in place). */
+  retention: RetentionConfig;
   log: Logger;
   metrics: Metrics;
   deadLetters?: DeadLetters;
@@ -38,6 +41,8 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
     try {
       const applied = await migrate(store.client);
       if (applied.length > 0) o.log.info({ applied, store: store.where }, 'schema migrations applied');
+      const retained = await applyRetention(store.client, o.retention);
+      if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {
       if (o.signal.aborted) { await store.close(); throw error; }

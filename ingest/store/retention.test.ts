@@ -1,0 +1,56 @@
+// Retention against the real engine: every table gets the TTL of its family at start-up, a changed config changes
+// it, 0 removes it, and an expired day is dropped while a recent one stays.
+import test from 'ava';
+import { openTempStore, type TempStore } from '../../test/support/temp-store.js';
+import { applyRetention, RETENTION_TABLES, RetentionConfigSchema, ttlDays } from './retention.js';
+import { TJ_EVENTS } from '../../schemas/tj-row.js';
+import { segmentOf, tjEvent } from '../../test/support/segments.js';
+
+let store: TempStore;
+test.before(async () => {
+  store = await openTempStore('perfpipe-retention-');
+});
+test.after.always(async () => {
+  await store?.dispose();
+});
+
+async function ttls(): Promise<Map<string, number>> {
+  const rs = await store.client.query({ query: 'SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase()', format: 'JSONEachRow' });
+  return new Map((await rs.json<{ name: string; create_table_query: string }>()).map((r) => [r.name, ttlDays(r.create_table_query)]));
+}
+
+test.serial('the defaults give every table its family\'s TTL; a second start changes nothing', async (t) => {
+  const defaults = RetentionConfigSchema.parse({});
+  const changed = await applyRetention(store.client, defaults);
+  t.is(changed.length, RETENTION_TABLES.length);
+  t.true(changed.includes('tj_events: kept for ever → 30 days'));
+  const now = await ttls();
+  for (const { table, key } of RETENTION_TABLES) t.is(now.get(table), defaults[key], table);
+  t.deepEqual(await applyRetention(store.client, defaults), []);
+});
+
+test.serial('a changed config changes the TTL of its family only; 0 keeps rows for ever', async (t) => {
+  const changed = await applyRetention(store.client, RetentionConfigSchema.parse({ pg_days: 7, rollup_days: 0 }));
+  t.deepEqual(changed.sort(), [
+    'apdex_minute: 400 days → kept for ever', 'atop_minute: 400 days → kept for ever',
+    'pg_lock_waits: 30 days → 7 days', 'pg_log: 30 days → 7 days',
+    'tj_call_minute: 400 days → kept for ever', 'tj_lock_minute: 400 days → kept for ever',
+  ]);
+  const now = await ttls();
+  t.is(now.get('pg_log'), 7);
+  t.is(now.get('tj_call_minute'), 0);
+  t.is(now.get('tj_events'), 30);
+});
+
+test.serial('an event older than the retention is dropped with its day; a recent one stays', async (t) => {
+  await applyRetention(store.client, RetentionConfigSchema.parse({ tj_days: 30 }));
+  const file = '/tj/rphost_1/26113014.log';
+  const old = { ...tjEvent(file, 'ret', 0, 'CALL', [['Usr', 'old']]), ts: '2020-01-01T10:00:00.000000Z', ts_start: '2020-01-01T10:00:00.000000Z' };
+  const recent = { ...tjEvent(file, 'ret', 10, 'CALL', [['Usr', 'recent']]), ts: new Date().toISOString().replace('Z', '000Z'), ts_start: new Date().toISOString().replace('Z', '000Z') };
+  const segment = segmentOf({ id: 'h|ret|0-20', family: 'tj', host: 'h', source: 'tj', file, file_key: 'ret', start: 0, end: 20 }, [old, recent]);
+  const t0 = segment.tables[0]!;
+  await store.insertFormatted({ table: 'tj_events', columns: TJ_EVENTS.names, structure: TJ_EVENTS.structure, format: 'RowBinary', body: t0.body, settings: {} });
+  await store.client.command({ query: 'OPTIMIZE TABLE tj_events FINAL' });
+  const rs = await store.client.query({ query: "SELECT user FROM tj_events WHERE file_key = 'ret' ORDER BY user", format: 'JSONEachRow' });
+  t.deepEqual(await rs.json(), [{ user: 'recent' }]);
+});
