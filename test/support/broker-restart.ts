@@ -1,12 +1,14 @@
 // Stopping and starting a test broker on the same port and data directory, so that what it acked survives:
 // the "broker restarted mid-stream" case (test/support/kafka-broker.ts's stop removes the data).
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { packageRoot } from '../../ingest/package-root.js';
 import type { Broker } from './kafka-broker.js';
 
 const run = promisify(execFile);
-const SCRIPT = fileURLToPath(new URL('../../scripts/kafka.sh', import.meta.url));
+// From the package root, not from this file: compiled benches run it from dist/test/support/.
+const SCRIPT = join(packageRoot(), 'scripts', 'kafka.sh');
 
 async function kafkaSh(command: 'start' | 'stop', broker: Broker): Promise<void> {
   await run('bash', [SCRIPT, command], {

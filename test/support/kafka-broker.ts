@@ -5,11 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packageRoot } from '../../ingest/package-root.js';
 
 const run = promisify(execFile);
-const SCRIPT = fileURLToPath(new URL('../../scripts/kafka.sh', import.meta.url));
+// From the package root, not from this file: compiled benches run it from dist/test/support/.
+const SCRIPT = join(packageRoot(), 'scripts', 'kafka.sh');
 
 export interface Broker {
   port: number;
