@@ -13,7 +13,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.deepEqual(c.sources, []);
   t.is(c.bus.type, 'memory');
   t.like(c.pipeline, { segment_bytes: 2 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
-  t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30 });
+  t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30, recompress_after_days: 1 });
 });
 
 test('the example file parses to what it says', (t) => {

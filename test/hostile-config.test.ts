@@ -130,8 +130,8 @@ test('SQL text is never built from values: every template literal that starts a 
   const allowed = new Set([
     'ingest/store/clickhouse.ts: INSERT INTO ${i.table} (${i.columns.join(\', \')}) FORMAT ${i.format}',
     'ingest/store/chdb-binary-insert.ts: INSERT INTO ${o.table} (${o.columns.join(\', \')}) SELECT * FROM file({path:String}, \'RowBinary\', {structure:String})',
-    // A table and column from a constant list, and either REMOVE TTL or an integer number of days from the schema.
-    'ingest/store/retention.ts: ALTER TABLE ${table} ${ttl}',
+    // A table and column from a constant list, and either REMOVE TTL or a TTL of integer days (wantedTtl).
+    'ingest/store/retention.ts: ALTER TABLE ${t.table} ${clause}',
   ]);
   const found: string[] = [];
   const files = (readdirSync(join(repoRoot, 'ingest'), { recursive: true }) as string[])

@@ -27,6 +27,9 @@ test.serial('the defaults give every table its family\'s TTL; a second start cha
   const now = await ttls();
   for (const { table, key } of RETENTION_TABLES) t.is(now.get(table), defaults[key], table);
   t.deepEqual(await applyRetention(store.client, defaults), []);
+  // The big tables are written with LZ4 and recompressed a day after they were ingested, not after the event's time.
+  const rs = await store.client.query({ query: "SELECT create_table_query AS q FROM system.tables WHERE name = 'tj_events'", format: 'JSONEachRow' });
+  t.regex((await rs.json<{ q: string }>())[0]!.q, /TTL ingested_at \+ toIntervalDay\(1\) RECOMPRESS CODEC\(ZSTD\(3\)\), toDateTime\(ts\) \+ toIntervalDay\(30\)/);
 });
 
 test.serial('a changed config changes the TTL of its family only; 0 keeps rows for ever', async (t) => {
@@ -53,4 +56,6 @@ test.serial('an event older than the retention is dropped with its day; a recent
   await store.client.command({ query: 'OPTIMIZE TABLE tj_events FINAL' });
   const rs = await store.client.query({ query: "SELECT user FROM tj_events WHERE file_key = 'ret' ORDER BY user", format: 'JSONEachRow' });
   t.deepEqual(await rs.json(), [{ user: 'recent' }]);
+  const parts = await store.client.query({ query: "SELECT DISTINCT default_compression_codec AS c FROM system.parts WHERE table = 'tj_events' AND active AND rows > 0", format: 'JSONEachRow' });
+  t.deepEqual(await parts.json(), [{ c: 'LZ4' }], 'a fresh part is LZ4: nothing recompressed while inserting');
 });

@@ -1,7 +1,9 @@
-// How long each table family keeps its rows: a TTL on every table, set from the config each time a process that
-// owns the schema starts (ingest, run, sink), so a changed `retention` takes effect at the next start. Tables are
-// partitioned by day (raw events) or month (rollups) and drop whole parts (`ttl_only_drop_parts`), so expiry is a
-// file deletion, not a rewrite. Without it a production install fills its disk (docs/write-path.md, retention).
+// How long each table family keeps its rows, and when the big tables' parts are recompressed: a TTL on every table,
+// set from the config each time a process that owns the schema starts (ingest, run, sink), so a changed `retention`
+// takes effect at the next start. Tables are partitioned by day (raw events) or month (rollups) and drop whole parts
+// (`ttl_only_drop_parts`), so expiry is a file deletion, not a rewrite. Without it a production install fills its
+// disk (docs/write-path.md, retention). The TTL set last is recorded in `retention_applied`: a table is altered
+// only when its wanted TTL differs from that record.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
 
@@ -25,14 +27,22 @@ export const RetentionConfigSchema = z.strictObject({
   alert_days: Days.default(400),
   /** Days ingest_errors keeps a record of bad input. Default 30. */
   error_days: Days.default(30),
+  /**
+   * Days after ingestion the text of tj_events, pg_log and pg_lock_waits is recompressed from LZ4 (cheap to
+   * write) to ZSTD(3) (1.67× smaller in bench/engine-doors.ts), in background merges. 0 keeps LZ4. Default 1.
+   */
+  recompress_after_days: Days.default(1),
 });
 export type RetentionConfig = z.infer<typeof RetentionConfigSchema>;
 
-/** Each table, the family key that sets its retention and the time column its TTL counts from. */
-export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof RetentionConfig; column: string }> = [
-  { table: 'tj_events', key: 'tj_days', column: 'ts' },
-  { table: 'pg_log', key: 'pg_days', column: 'ts' },
-  { table: 'pg_lock_waits', key: 'pg_days', column: 'ts_end' },
+/**
+ * Each table, the family key that sets its retention and the time column its TTL counts from; `recompress` tables
+ * keep their text in the part's default codec (045_insert_codecs.sql), which the recompression TTL changes.
+ */
+export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof RetentionConfig; column: string; recompress?: true }> = [
+  { table: 'tj_events', key: 'tj_days', column: 'ts', recompress: true },
+  { table: 'pg_log', key: 'pg_days', column: 'ts', recompress: true },
+  { table: 'pg_lock_waits', key: 'pg_days', column: 'ts_end', recompress: true },
   { table: 'atop_system', key: 'atop_days', column: 'ts' },
   { table: 'atop_cpu', key: 'atop_days', column: 'ts' },
   { table: 'atop_disks', key: 'atop_days', column: 'ts' },
@@ -47,31 +57,55 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];
 
-/** The days a table's TTL keeps, read from its definition; 0 when it has none. */
+/** The days a table's TTL keeps rows, read from its definition; 0 when it deletes nothing. */
 export function ttlDays(createTableQuery: string): number {
-  const m = /\bTTL\b.*?toIntervalDay\((\d+)\)/s.exec(createTableQuery);
-  return m ? Number(m[1]) : 0;
+  const ttl = /\bTTL\b(.*?)(?:\bSETTINGS\b|$)/s.exec(createTableQuery)?.[1] ?? '';
+  for (const part of ttl.split(',')) {
+    const m = /toIntervalDay\((\d+)\)\s*(DELETE)?\s*$/.exec(part.trim());
+    if (m && !/RECOMPRESS/.test(part)) return Number(m[1]);
+  }
+  return 0;
+}
+
+/** The TTL clause a table should have, or null for none. Only identifiers and integers go into it. */
+export function wantedTtl(t: (typeof RETENTION_TABLES)[number], retention: RetentionConfig): string | null {
+  const parts: string[] = [];
+  const recompress = Math.trunc(retention.recompress_after_days);
+  if (t.recompress && recompress > 0) parts.push(`ingested_at + INTERVAL ${recompress} DAY RECOMPRESS CODEC(ZSTD(3))`);
+  const days = Math.trunc(retention[t.key]);
+  if (days > 0) parts.push(`toDateTime(${t.column}) + INTERVAL ${days} DAY DELETE`);
+  return parts.length === 0 ? null : parts.join(', ');
 }
 
 /**
- * Sets each table's TTL to the configured days where it differs; returns `table: before → after` for each change.
- * The statement text holds only identifiers and a validated integer.
+ * Gives each table the TTL the config wants where it differs from the one set last; returns a line per change,
+ * `table: before → after` in days kept.
  */
 export async function applyRetention(client: ClickHouseClient, retention: RetentionConfig): Promise<string[]> {
+  await client.command({
+    query: `CREATE TABLE IF NOT EXISTS retention_applied (table String, ttl String, applied_at DateTime DEFAULT now())
+            ENGINE = ReplacingMergeTree(applied_at) ORDER BY table`,
+  });
   const rs = await client.query({
-    query: 'SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() AND name IN {names:Array(String)}',
+    query: `SELECT t.name AS name, t.create_table_query AS create_table_query, a.ttl AS applied
+            FROM system.tables AS t LEFT JOIN (SELECT table, argMax(ttl, applied_at) AS ttl FROM retention_applied GROUP BY table) AS a ON a.table = t.name
+            WHERE t.database = currentDatabase() AND t.name IN {names:Array(String)}`,
     query_params: { names: RETENTION_TABLES.map((t) => t.table) },
     format: 'JSONEachRow',
   });
-  const current = new Map((await rs.json<{ name: string; create_table_query: string }>()).map((r) => [r.name, ttlDays(r.create_table_query)]));
+  const current = new Map((await rs.json<{ name: string; create_table_query: string; applied: string }>()).map((r) => [r.name, r]));
   const changed: string[] = [];
-  for (const { table, key, column } of RETENTION_TABLES) {
-    const before = current.get(table);
-    const days = retention[key];
-    if (before === undefined || before === days) continue;
-    const ttl = days === 0 ? 'REMOVE TTL' : `MODIFY TTL toDateTime(${column}) + INTERVAL ${Math.trunc(days)} DAY`;
-    await client.command({ query: `ALTER TABLE ${table} ${ttl}` });
-    changed.push(`${table}: ${before === 0 ? 'kept for ever' : `${before} days`} → ${days === 0 ? 'kept for ever' : `${days} days`}`);
+  for (const t of RETENTION_TABLES) {
+    const now = current.get(t.table);
+    if (now === undefined) continue;
+    const ttl = wantedTtl(t, retention);
+    if ((ttl ?? 'none') === (now.applied || (/\bTTL\b/.test(now.create_table_query) ? '?' : 'none'))) continue;
+    const clause = ttl === null ? 'REMOVE TTL' : `MODIFY TTL ${ttl}`;
+    await client.command({ query: `ALTER TABLE ${t.table} ${clause}` });
+    await client.insert({ table: 'retention_applied', values: [{ table: t.table, ttl: ttl ?? 'none' }], format: 'JSONEachRow' });
+    const before = ttlDays(now.create_table_query);
+    const after = retention[t.key];
+    if (before !== after) changed.push(`${t.table}: ${before === 0 ? 'kept for ever' : `${before} days`} → ${after === 0 ? 'kept for ever' : `${after} days`}`);
   }
   return changed;
 }
