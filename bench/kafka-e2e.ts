@@ -62,7 +62,9 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
       await sleep(Math.max(0, 100 - (Date.now() % 100)));
     }
     await poll;
-    const latencies = ticks.map((t) => (seen.find((s) => s.count >= t.upTo)?.at ?? Number.NaN) - t.at).filter(Number.isFinite).sort((a, b) => a - b);
+    const series = ticks.map((t) => (seen.find((s) => s.count >= t.upTo)?.at ?? Number.NaN) - t.at);
+    if (process.env.PERFPIPE_BENCH_SERIES) console.error(`latency series (ms): ${series.join(" ")}`);
+    const latencies = series.filter(Number.isFinite).sort((a, b) => a - b);
     const final = await storedIn(sinkData);
     return {
       bench: 'kafka-e2e',

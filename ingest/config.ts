@@ -26,6 +26,13 @@ export const PipelineConfigSchema = z.strictObject({
    * peak RSS of `ingest` grew with it (120 MB TJ file: 0.74 GB at 1 MiB, 0.97 GB at 2 MiB, 1.7 GB at 8 MiB).
    */
   segment_bytes: z.number().int().min(4096).default(2 * 1024 * 1024),
+  /**
+   * A segment that has not reached segment_bytes when its file has no more to read waits this long, in ms, from
+   * its first byte for more lines before it is cut: a file written a little at a time (10,000 TJ events/s in
+   * 100 ms bursts) then makes a few inserts per second instead of one per write, and the sink keeps up with
+   * them (bench/kafka-e2e.ts). It adds at most this much to the time an event takes to be visible. Default 200.
+   */
+  segment_delay_ms: z.number().int().nonnegative().default(200),
   /** How often files are re-listed and re-read without a change notification, in ms. Default 1000. */
   poll_interval_ms: z.number().int().min(50).default(1000),
   /** Segments of one file published and not yet acknowledged, at most. Default 2. */

@@ -23,8 +23,6 @@ export function checkpointDirFor(data: string, type: string, location: string): 
 export interface SourceSetOptions {
   /** Puts bookkeeping (file lag) in front of the telemetry calls. */
   wrapEvents?: (events: SourceEvents) => SourceEvents;
-  /** Caps `pipeline.segment_bytes` and `read_chunk_bytes` (a segment is cut after a read, so the read bounds it too). */
-  maxSegmentBytes?: number;
 }
 
 /** Creates the sources (not started): the caller starts them once the bus is ready. */
@@ -40,7 +38,7 @@ export function createSources(
       return createAtopCommandSource(s, {
         host: config.host, mode, publish, events: options.wrapEvents ? options.wrapEvents(events) : events,
         checkpointDir: checkpointDirFor(config.data, s.type, s.location), pollIntervalMs: p.poll_interval_ms,
-        segmentBytes: Math.min(p.segment_bytes, options.maxSegmentBytes ?? Infinity),
+        segmentBytes: p.segment_bytes,
       });
     }
     return createFileSource({
@@ -56,8 +54,9 @@ export function createSources(
       publish,
       events: options.wrapEvents ? options.wrapEvents(events) : events,
       mode, pollIntervalMs: p.poll_interval_ms,
-      segmentBytes: Math.min(p.segment_bytes, options.maxSegmentBytes ?? Infinity),
-      readChunkBytes: Math.min(p.read_chunk_bytes, options.maxSegmentBytes ?? Infinity),
+      segmentBytes: p.segment_bytes,
+      segmentDelayMs: p.segment_delay_ms,
+      readChunkBytes: p.read_chunk_bytes,
       maxInFlightPerFile: p.max_in_flight_per_file,
       backfillConcurrency: p.backfill_concurrency,
       limits: { maxEventBytes: p.max_event_bytes, maxLineBytes: p.max_line_bytes },

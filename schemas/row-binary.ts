@@ -9,16 +9,19 @@ const TWO_32 = 4294967296;
 export class RowBinaryWriter {
   buf: Buffer;
   pos = 0;
+  /** What the last segment needed: what the next buffer is sized for. */
+  private largest: number;
 
   constructor(private readonly initial = 64 * 1024) {
     // `initial` is also what the buffer shrinks back to once segments are small again (finish).
     this.buf = Buffer.allocUnsafe(initial);
+    this.largest = initial;
   }
 
   /** Makes room for `n` more bytes. */
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length + (this.buf.length >> 1), this.pos + n));
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
   }
@@ -121,15 +124,15 @@ export class RowBinaryWriter {
   }
 
   /**
-   * The bytes written since the last finish, as a buffer of their exact size; the writer keeps its own buffer
-   * for the next rows. Handing out the writer's buffer instead kept up to twice each segment's size alive per
-   * segment in flight (the buffer grows by doubling) and cost a new allocation per segment; one copy is cheaper.
+   * The bytes written since the last finish, handed over as they are; the writer starts a buffer as large as the
+   * last segment plus an eighth. Growing by doubling left up to twice each segment's size alive per
+   * segment in flight, and copying out to an exact size cost a copy per segment; a buffer sized from the last ones
+   * is rarely grown and never much larger than what it holds. After a small segment it shrinks back to `initial`.
    */
   finish(): Buffer {
-    const out = Buffer.allocUnsafeSlow(this.pos);
-    this.buf.copy(out, 0, 0, this.pos);
-    // A tail that caught up on a backlog writes small segments again: its large buffer goes.
-    if (this.buf.length > 4 * this.initial && this.pos < this.buf.length / 4) this.buf = Buffer.allocUnsafe(this.initial);
+    const out = this.buf.subarray(0, this.pos);
+    this.largest = this.pos < this.largest / 4 ? this.initial : Math.max(this.pos, this.initial);
+    this.buf = Buffer.allocUnsafe(this.largest + (this.largest >> 3));
     this.pos = 0;
     return out;
   }

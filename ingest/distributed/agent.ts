@@ -10,14 +10,6 @@ import { LiveMetrics } from '../observe/live-metrics.js';
 import { createSources } from '../pipeline-sources.js';
 import { startKafkaBus } from './kafka-start.js';
 
-/**
- * 1 MiB of file per segment. A segment is one ClickHouse insert per table at the sink, and an insert has a
- * fixed cost (a new part: ~15 ms of engine CPU) that 256 KiB segments paid every ~280 TJ events. Its messages
- * go out in sends of at most `max_batch_bytes` (send-queue.ts), so the broker's message.max.bytes does not
- * bound it.
- */
-export const KAFKA_SEGMENT_BYTES = 1024 * 1024;
-
 export interface Agent {
   bus: KafkaBus;
   sources: FileSource[];
@@ -44,10 +36,9 @@ export async function startAgent(config: Config, log: Logger, metrics = new Live
     metrics.inc('perfpipe_publish_seconds_count', 'Segments timed in perfpipe_publish_seconds_sum');
     metrics.inc('perfpipe_bytes_acked_total', 'Source bytes whose segments the bus acknowledged', {}, bytes);
   };
-  const sources = createSources(config, 'follow', log, metrics, publish, {
-    wrapEvents: (events) => fileLag.wrap(events),
-    maxSegmentBytes: KAFKA_SEGMENT_BYTES,
-  });
+  // Segments are as large as `pipeline.segment_bytes`: each is one insert per table at the sink, whose cost is
+  // mostly per insert (bench/engine-doors.ts); its rows travel in messages of at most 900 KiB (segment-codec.ts).
+  const sources = createSources(config, 'follow', log, metrics, publish, { wrapEvents: (events) => fileLag.wrap(events) });
   for (const s of sources) await s.start();
   const lagTimer = setInterval(() => {
     void fileLag.refresh().then(() => metrics.set('perfpipe_lag_bytes', 'Bytes of followed files not yet acknowledged, all files', {}, fileLag.total));

@@ -167,3 +167,29 @@ test('a file finished by a backfill is read on by a follower when it grows', asy
   await until('the appended event', () => second.events().length === 1);
   t.deepEqual(users(second), ['b']);
 });
+
+test('a file written a little at a time is cut into segments by the delay, not one per write, each cut in time', async (t) => {
+  const { loc, cp } = setup(t);
+  mkdirSync(join(loc, 'rphost_1'));
+  const f = join(loc, 'rphost_1', '26113014.log');
+  writeFileSync(f, '');
+  const c = collector();
+  const cutAt: number[] = [];
+  const s = createFileSource({
+    source: 'tj', family: 'tj', host: 'h', checkpointDir: cp,
+    ...tjSourceParts({ location: loc, tz: 'UTC', hour: null, idle_finish_ms: 60_000 }, 'h'),
+    publish: async (seg) => { cutAt.push(performance.now()); await c.publish(seg); }, events: silentSourceEvents, mode: 'follow',
+    pollIntervalMs: 50, segmentBytes: 1 << 20, segmentDelayMs: 300, maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 1,
+  });
+  await s.start();
+  t.teardown(() => s.stop());
+  const firstWrite = performance.now();
+  for (let i = 0; i < 30; i++) {
+    appendFileSync(f, line(i % 60, `u${i}`));
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  await until('all 30 events', () => c.events().length === 30);
+  t.true(c.segments.length >= 3 && c.segments.length <= 8, `${c.segments.length} segments for 30 writes over 1.2 s`);
+  t.true((cutAt[0] ?? Infinity) - firstWrite < 300 + 250, 'the first segment is cut once its delay is over, without waiting for more');
+  t.deepEqual(users(c), Array.from({ length: 30 }, (_, i) => `u${i}`).sort());
+});

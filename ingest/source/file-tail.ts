@@ -36,6 +36,11 @@ export interface FileTailOptions {
   events: SourceEvents;
   /** Cut a segment once it holds this many bytes. */
   segmentBytes: number;
+  /**
+   * A segment shorter than segmentBytes waits this long after its first byte was read for more to come before it
+   * is cut at the file's end (0: cut at once). Fewer, larger inserts when a file grows a little at a time.
+   */
+  segmentDelayMs?: number;
   /** Segments of this file published but not yet acknowledged, at most. */
   maxInFlight: number;
   readChunkBytes: number;
@@ -86,6 +91,10 @@ export class FileTail {
   private readonly inFlight: InFlight[] = [];
   private pumping: Promise<void> | null = null;
   private readonly buf: Buffer;
+  /** When the first byte of the segment being gathered was read (monotonic ms), or -1 while it is empty. */
+  private segmentOpenedAt = -1;
+  /** The wake-up that cuts a waiting segment once its delay is over. */
+  private cutTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: FileTailOptions) {
     this.path = o.path;
@@ -109,7 +118,7 @@ export class FileTail {
 
   /** Read to the end seen last, nothing in flight, nothing held: closing it now loses nothing. */
   get idleAtEnd(): boolean {
-    return this.lastSize >= 0 && !this.pumping && this.inFlight.length === 0 && !this.over && !this.blocked
+    return this.lastSize >= 0 && !this.pumping && this.inFlight.length === 0 && !this.over && !this.blocked && this.segmentOpenedAt < 0
       && this.replay.length === 0 && this.readPos >= this.lastSize;
   }
 
@@ -145,6 +154,7 @@ export class FileTail {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.cutTimer) clearTimeout(this.cutTimer);
     await this.o.handle.close().catch(() => {});
   }
 
@@ -195,6 +205,7 @@ export class FileTail {
         const budget = lineBudget(this.buf.subarray(0, bytesRead), this.readPos, this.lineStart, this.o.limits.maxLineBytes);
         this.lineStart = budget.lineStart;
         if (budget.cut > 0) {
+          if (this.segmentOpenedAt < 0) this.segmentOpenedAt = performance.now();
           const out = parser.push(Buffer.from(this.buf.subarray(0, budget.cut)));
           this.readPos += budget.cut;
           this.o.events.bytesRead(this.path, budget.cut);
@@ -224,8 +235,19 @@ export class FileTail {
       if (!(await this.cut(true))) return;
       this.markFinished();
     } else if (this.settled > this.segStart || this.pendingRecords > 0 || this.errors.length > 0) {
-      await this.cut(false);
+      const wait = (this.o.segmentDelayMs ?? 0) - (performance.now() - this.segmentOpenedAt);
+      if (wait <= 0 || this.o.signal.aborted) await this.cut(false);
+      else this.cutLater(wait);
     }
+  }
+
+  /** Pumps again once a waiting segment's delay is over, so it is cut even if the file does not grow meanwhile. */
+  private cutLater(ms: number): void {
+    if (this.cutTimer) return;
+    this.cutTimer = setTimeout(() => {
+      this.cutTimer = null;
+      if (!this.closed) void this.pump(false).catch(() => {});
+    }, Math.ceil(ms));
   }
 
   /** The record at the parser's settled offset is over a limit: drop the parser, look for the next record from `scanFrom`. */
@@ -365,6 +387,7 @@ export class FileTail {
     this.blocked = null;
     this.pendingRecords = 0;
     this.errors = [];
+    this.segmentOpenedAt = this.settled > end ? performance.now() : -1;
     this.segStart = end;
     const entry: InFlight = { end, done: false, promise: Promise.resolve() };
     entry.promise = this.publishUntilAcked(segment).then((acked) => {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { createClient, parseError, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 
@@ -23,8 +23,8 @@ export interface FormattedInsert {
   table: string;
   columns: readonly string[];
   /** `name Type, …` of the columns: RowBinary carries no names or types of its own. */
-  structure?: string;
-  format: 'RowBinary' | 'JSONCompactEachRow';
+  structure: string;
+  format: 'RowBinary';
   body: Buffer;
   settings: Record<string, string | number>;
 }
@@ -32,8 +32,9 @@ export interface FormattedInsert {
 export interface Store {
   client: ClickHouseClient;
   /**
-   * Inserts serialized rows. The bulk path of the sinks: the embedded engine takes the bytes zero-copy
-   * (chdb's raw insert), a server gets them as the request body — the same INSERT text either way.
+   * Inserts rows already encoded (RowBinary, schemas/columns.ts). The bulk path of the sinks: a server gets the
+   * bytes as the request body of `INSERT … FORMAT RowBinary`; the embedded engine reads them from a spooled file
+   * (chdb-binary-insert.ts explains why not inline).
    */
   insertFormatted(insert: FormattedInsert): Promise<void>;
   kind: 'embedded' | 'server';
@@ -78,24 +79,10 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   const connection = await withLockRetry(() => createChdbConnection({ path: dir }), lockWaitMs);
   const client = createClient({ connection, clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
   const binary = createBinaryInserter(join(dir, '..', 'insert-spool'), (statement) => client.command(statement));
-  const insertFormatted = async (i: FormattedInsert): Promise<void> => {
-    try {
-      // The bytes go to the engine zero-copy; through client.insert they would be re-encoded as a JS string
-      // and copied into the statement text (a third of the ingest's CPU, profiled).
-      if (i.format === 'RowBinary') {
-        if (i.structure === undefined) throw new Error(`a RowBinary insert into ${i.table} needs its structure`);
-        await binary.insert({ table: i.table, columns: i.columns, structure: i.structure, settings: i.settings, body: i.body });
-      } else {
-        await connection.chdb.rawInsert({ table: i.table, columns: i.columns, format: i.format, values: i.body, settings: i.settings });
-      }
-    } catch (error) {
-      // The same error shape as through the client (`code` = ClickHouse's error code), so the sink can
-      // tell bad data from a transient failure alike for both shapes.
-      const mapped = parseError(error instanceof Error ? error.message : String(error));
-      if (mapped !== error) (mapped as Error & { cause?: unknown }).cause = error;
-      throw mapped;
-    }
-  };
+  // The client's errors already carry ClickHouse's code, as a server's do: the sink tells bad data from a transient
+  // failure alike for both shapes.
+  const insertFormatted = (i: FormattedInsert): Promise<void> =>
+    binary.insert({ table: i.table, columns: i.columns, structure: i.structure, settings: i.settings, body: i.body });
   const close = async (): Promise<void> => {
     binary.close();
     await client.close();
