@@ -1,21 +1,36 @@
-// The shared loop of `perfpipe parse <format> FILE…`: each file read in 1 MiB chunks through its parser,
+// The shared loop of `perfpipe parse <format> FILE…`: each file read in 1 MiB chunks through its NDJSON encoder,
 // records as NDJSON on stdout, ingest errors as JSON lines on stderr. Exit 0 when every file was read (even
 // with errors found in it), 2 when a file could not be read.
+//
+// Encoders write lines as bytes (ndjson/json-bytes.ts) and hand them over a piece per chunk, one write each: a
+// write or an await per line cost more than printing it. A slow reader still bounds memory: the loop waits for
+// stdout to drain before reading on.
+import { once } from 'node:events';
 import { open, stat } from 'node:fs/promises';
-import type { IncrementalParser } from '../../parsers/parser.js';
+import type { Writable } from 'node:stream';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { identifyFile } from '../source/fingerprint.js';
-import { LineWriter } from './output.js';
+import { NdjsonBuffer } from './ndjson/ndjson-buffer.js';
+import type { NdjsonEncoder, NdjsonPiece } from './ndjson/ndjson-encoder.js';
 
-export interface FileParsing<E> {
-  parser: IncrementalParser<E>;
-  /** The NDJSON line of one record. Default JSON.stringify. */
-  line?(record: E): string;
+export interface FileParsing {
+  encoder: NdjsonEncoder;
   /** Lines written to stderr before an error's JSON, or null to leave the error out (say it once, not per event). */
   note?(error: IngestError): string[] | null;
 }
 
-export async function parseFilesToNdjson<E>(files: string[], start: (file: string, fileKey: string) => FileParsing<E>): Promise<number> {
+/** What `start` knows of the file it makes an encoder for. */
+export interface FileToParse {
+  file: string;
+  fileKey: string;
+  size: number;
+}
+
+const CHUNK = 1024 * 1024;
+/** Errors are few and a person may be watching: written in batches of this size at most. */
+const STDERR_FLUSH = 64 * 1024;
+
+export async function parseFilesToNdjson(files: string[], start: (file: FileToParse) => FileParsing): Promise<number> {
   let unreadable = 0;
   for (const file of files) {
     try {
@@ -31,35 +46,42 @@ export async function parseFilesToNdjson<E>(files: string[], start: (file: strin
   return unreadable > 0 ? 2 : 0;
 }
 
-async function parseFile<E>(file: string, start: (file: string, fileKey: string) => FileParsing<E>): Promise<void> {
+async function parseFile(file: string, start: (file: FileToParse) => FileParsing): Promise<void> {
   const handle = await open(file, 'r');
   try {
     const st = await handle.stat();
     const identity = await identifyFile(handle, st.dev, st.ino, true);
     if (!identity) return; // empty (or a BOM only): nothing in it
-    const { parser, line = (e: E) => JSON.stringify(e), note } = start(file, identity.file_key);
-    const stdout = new LineWriter(process.stdout);
-    const stderr = new LineWriter(process.stderr);
-    const emit = async (out: { events: E[]; errors: IngestError[] }): Promise<void> => {
-      for (const e of out.events) await stdout.line(line(e));
-      for (const e of out.errors) {
-        const before = note ? note(e) : [];
-        if (before === null) continue;
-        for (const text of before) await stderr.line(text);
-        await stderr.line(JSON.stringify(e));
+    const { encoder, note } = start({ file, fileKey: identity.file_key, size: st.size });
+    const stderr = new NdjsonBuffer(STDERR_FLUSH);
+    const print = async (pieces: NdjsonPiece[]): Promise<void> => {
+      for (const { ndjson, errors } of pieces) {
+        if (ndjson.length > 0 && !process.stdout.write(ndjson)) await once(process.stdout, 'drain');
+        for (const e of errors) {
+          const before = note ? note(e) : [];
+          if (before === null) continue;
+          for (const text of before) stderr.utf8(`${text}\n`);
+          stderr.record(e);
+        }
+        if (stderr.pos >= STDERR_FLUSH) await flush(stderr, process.stderr);
       }
     };
-    const buf = Buffer.allocUnsafe(1024 * 1024);
     for (let pos = 0; ;) {
-      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      await emit(parser.push(Buffer.from(buf.subarray(0, bytesRead))));
+      await print(await encoder.push(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead)));
     }
-    await emit(parser.finish());
-    await stdout.flush();
-    await stderr.flush();
+    await print(await encoder.finish());
+    await flush(stderr, process.stderr);
   } finally {
     await handle.close();
   }
+}
+
+async function flush(bytes: NdjsonBuffer, stream: Writable): Promise<void> {
+  if (bytes.pos === 0) return;
+  if (!stream.write(bytes.take())) await once(stream, 'drain');
 }

@@ -81,15 +81,32 @@ export function hourStartUs(yymmddhh: string, tz: string): number {
 export class IsoMicrosFormatter {
   private second = Number.NaN;
   private prefix = '';
+  private prefixBytes = Buffer.alloc(0);
 
   format(us: number): string {
+    const frac = this.frac(us);
+    return `${this.prefix}${frac < 100000 ? String(frac).padStart(6, '0') : frac}Z`;
+  }
+
+  /** The bytes of `format(us)` written into `buf` at `o` (ASCII); returns the index after them. */
+  formatInto(us: number, buf: Uint8Array, o: number): number {
+    let frac = this.frac(us);
+    const prefix = this.prefixBytes;
+    for (let i = 0; i < prefix.length; i++) buf[o++] = prefix[i] as number;
+    for (let i = o + 5; i >= o; i--, frac = Math.floor(frac / 10)) buf[i] = 0x30 + (frac % 10);
+    buf[o + 6] = 0x5a; // Z
+    return o + 7;
+  }
+
+  /** Microseconds within the second of `us`, with the prefix of that second made current. */
+  private frac(us: number): number {
     const second = Math.floor(us / 1_000_000);
     if (second !== this.second) {
       this.second = second;
       this.prefix = new Date(second * 1000).toISOString().slice(0, 20);
+      this.prefixBytes = Buffer.from(this.prefix, 'latin1');
     }
-    const frac = us - second * 1_000_000;
-    return `${this.prefix}${frac < 100000 ? String(frac).padStart(6, '0') : frac}Z`;
+    return us - second * 1_000_000;
   }
 }
 

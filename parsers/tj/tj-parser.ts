@@ -1,5 +1,5 @@
-// The TJ parser: framing (framing.ts) finds event byte ranges, this module decodes each event once and
-// turns it into a TjEvent; bytes that form no event become IngestErrors. Pure: no I/O, no clock.
+// The TJ parser: framing (framing.ts) finds event byte ranges, the frame decoder here turns each event into a
+// TjEvent, decoding its bytes once; bytes that form no event become IngestErrors. Pure: no I/O, no clock.
 import { isUtf8 } from 'node:buffer';
 import type { FileContext, IncrementalParser, ParseOutput } from '../parser.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
@@ -18,8 +18,17 @@ export interface TjFileContext extends FileContext {
 
 const d = (text: string, i: number): number => text.charCodeAt(i) - 48;
 
-export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
-  const framer = new TjFramer(ctx.offset);
+/**
+ * The string path from framed bytes to events: each frame decoded once into a TjEvent, each bad run into an
+ * IngestError. A FramingSink whose results `take` hands over; createTjParser runs every frame through it, and the
+ * NDJSON printer of `perfpipe parse tj` runs the frames its byte path leaves (ingest/cli/ndjson/tj-ndjson.ts).
+ */
+export interface TjFrameDecoder extends FramingSink {
+  /** What the frames and bad runs given so far produced; empties the decoder. */
+  take(): ParseOutput<TjEvent>;
+}
+
+export function createTjFrameDecoder(ctx: TjFileContext): TjFrameDecoder {
   const hourUs = ctx.hour === null ? null : hourStartUs(ctx.hour, ctx.tz);
   const origin = (offset: number) => ({ host: ctx.host, source: ctx.source, file: ctx.file, file_key: ctx.file_key, offset });
   let out: ParseOutput<TjEvent> = { events: [], errors: [] };
@@ -31,7 +40,7 @@ export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
     offset, length, kind, reason, excerpt: boundedExcerpt(excerpt), can_continue: canContinue,
   });
 
-  const sink: FramingSink = {
+  const decoder: TjFrameDecoder = {
     frame(frame: Frame, window: Buffer, at: number): void {
       const text = window.toString('utf8', at, at + frame.end - frame.start);
       if (text.includes('\uFFFD') && !isUtf8(window.subarray(at, at + frame.end - frame.start))) {
@@ -59,6 +68,11 @@ export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
           `${ctx.file} at offset ${run.start}: a quoted value opened at offset ${run.quoteAt} is never closed before the end of the file; the event was dropped and reading resumed at offset ${run.end}`,
           text));
       }
+    },
+    take(): ParseOutput<TjEvent> {
+      const r = out;
+      out = { events: [], errors: [] };
+      return r;
     },
   };
 
@@ -106,20 +120,20 @@ export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
     };
   }
 
-  const take = (): ParseOutput<TjEvent> => {
-    const r = out;
-    out = { events: [], errors: [] };
-    return r;
-  };
+  return decoder;
+}
 
+export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
+  const framer = new TjFramer(ctx.offset);
+  const decoder = createTjFrameDecoder(ctx);
   return {
     push(chunk: Buffer) {
-      framer.push(chunk, sink);
-      return take();
+      framer.push(chunk, decoder);
+      return decoder.take();
     },
     finish() {
-      framer.finish(sink);
-      return take();
+      framer.finish(decoder);
+      return decoder.take();
     },
     get settled() {
       return framer.settled;

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { createAtopParser } from '../../../parsers/atop/index.js';
 import { ConfigError } from '../../errors.js';
 import { parseFlags } from '../args.js';
+import { recordLines } from '../ndjson/ndjson-encoder.js';
 import { parseFilesToNdjson } from '../parse-files.js';
 
 export const PARSE_ATOP_USAGE = 'perfpipe parse atop FILE… [--host NAME]';
@@ -16,7 +17,7 @@ export async function parseAtopCommand(argv: string[]): Promise<number> {
   if (files.length === 0) throw new ConfigError(`parse atop: no FILE given\nusage: ${PARSE_ATOP_USAGE}`);
   // `host` goes into origin only: each record keeps the host atop itself printed.
   const host = values.host ?? hostname();
-  return parseFilesToNdjson(files, (file, fileKey) => ({
-    parser: createAtopParser({ host, source: 'atop', file, file_key: fileKey, offset: 0 }),
+  return parseFilesToNdjson(files, ({ file, fileKey }) => ({
+    encoder: recordLines(createAtopParser({ host, source: 'atop', file, file_key: fileKey, offset: 0 })),
   }));
 }

@@ -7,6 +7,7 @@ import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
 import { ConfigError } from '../../errors.js';
 import { parseFlags } from '../args.js';
+import { recordLines } from '../ndjson/ndjson-encoder.js';
 import { parseFilesToNdjson } from '../parse-files.js';
 
 export const PARSE_PG_USAGE = "perfpipe parse pg FILE… [--pg-prefix '%m [%p] '] [--pg-format stderr|csvlog|jsonlog] [--tz ZONE] [--host NAME]";
@@ -25,10 +26,10 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
   const host = values.host ?? hostname();
   const { tz } = values;
   const prefix = values['pg-prefix'];
-  return parseFilesToNdjson(files, (file, fileKey) => ({
-    parser: createPgEpisodeStream(createPgParser({
+  return parseFilesToNdjson(files, ({ file, fileKey }) => ({
+    encoder: recordLines(createPgEpisodeStream(createPgParser({
       host, source: 'pg', file, file_key: fileKey, offset: 0, format,
       ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
-    })),
+    }))),
   }));
 }
