@@ -12,13 +12,13 @@ import { benchWorkDir, isMain, repoRoot } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 
 const CHUNK = 1 << 20;
-const CORPUS_SEED = join(repoRoot(), '..', 'shared', 'corpus', 'pg', 'generated', 'postgresql-phase1.log');
-const CORPUS_PREFIX = '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ';
+export const CORPUS_SEED = join(repoRoot(), '..', 'shared', 'corpus', 'pg', 'generated', 'postgresql-phase1.log');
+export const CORPUS_PREFIX = '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ';
 
 interface Options { sizeMb?: number; seed?: string; prefix?: string }
 
 /** The seed repeated until the file holds sizeMb MB; rebuilt only when missing or of another size. */
-function ensureInput(seed: Buffer, sizeMb: number): { path: string; repeats: number } {
+export function ensureInput(seed: Buffer, sizeMb: number): { path: string; repeats: number } {
   const repeats = Math.ceil((sizeMb * 1e6) / seed.length);
   const dir = join(benchWorkDir(), `pg-${sizeMb}mb`);
   const path = join(dir, 'postgresql-bench.log');
