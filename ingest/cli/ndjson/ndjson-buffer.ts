@@ -46,7 +46,7 @@ export class NdjsonBuffer {
 
   /**
    * A line per record, as `record` writes them, from one JSON.stringify of the whole list: one native call instead
-   * of thousands. The text of `[r1,r2,…]` is cut where one record ends and the next begins, `},{"K":` with K the
+   * of thousands. The text of `r1,r2,…` is cut where one record ends and the next begins, `},{"K":` with K the
    * first key every record shares. That string can also occur inside a record (an array of objects starting with
    * K), so the cut is used only when it occurs exactly once per boundary; otherwise, or when a record is not a
    * plain object with that first key, each record is stringified alone.
@@ -57,13 +57,21 @@ export class NdjsonBuffer {
       for (const r of list) this.record(r);
       return;
     }
-    const head = `{${JSON.stringify(key)}:`;
-    const parts = (JSON.stringify(list) as string).slice(1, -1).split(`},${head}`);
-    if (parts.length !== list.length) {
+    const start = this.pos;
+    this.utf8((JSON.stringify(list) as string).slice(1, -1));
+    // The cut's comma becomes the line feed, in the bytes: the same length, so nothing moves.
+    const cut = Buffer.from(`},{${JSON.stringify(key)}:`);
+    const written = this.buf.subarray(start, this.pos);
+    let cuts = 0;
+    for (let i = written.indexOf(cut); i >= 0; i = written.indexOf(cut, i + cut.length)) {
+      written[i + 1] = 0x0a;
+      cuts++;
+    }
+    if (cuts !== list.length - 1) {
+      this.pos = start;
       for (const r of list) this.record(r);
       return;
     }
-    this.utf8(parts.join(`}\n${head}`));
     this.reserve(1);
     this.buf[this.pos++] = 0x0a;
   }
