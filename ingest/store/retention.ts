@@ -1,4 +1,6 @@
 // How long each table family keeps its rows, and when the big tables' parts are recompressed: a TTL on every table,
+// counted from when a row was ingested (`ingested_at`), not from the event's own time, so an old load test read in
+// today is kept, not dropped as it is inserted,
 // set from the config each time a process that owns the schema starts (ingest, run, sink), so a changed `retention`
 // takes effect at the next start. Tables are partitioned by day (raw events) or month (rollups) and drop whole parts
 // (`ttl_only_drop_parts`), so expiry is a file deletion, not a rewrite. Without it a production install fills its
@@ -10,7 +12,7 @@ import { z } from 'zod';
 const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is negative; expected days, e.g. 30 (0 keeps rows for ever)` });
 
 export const RetentionConfigSchema = z.strictObject({
-  /** Days tj_events keeps an event, counted from its time. 0 keeps it for ever. Default 30. */
+  /** Days tj_events keeps an event after it was ingested (an old journal read today is kept). 0 keeps it for ever. Default 30. */
   tj_days: Days.default(30),
   /** Days pg_log and pg_lock_waits keep an entry. Default 30. */
   pg_days: Days.default(30),
@@ -36,23 +38,24 @@ export const RetentionConfigSchema = z.strictObject({
 export type RetentionConfig = z.infer<typeof RetentionConfigSchema>;
 
 /**
- * Each table, the family key that sets its retention and the time column its TTL counts from; `recompress` tables
- * keep their text in the part's default codec (045_insert_codecs.sql), which the recompression TTL changes.
+ * Each table, the family key that sets its retention and the column holding when a row arrived (the rollups keep
+ * the latest arrival of what they sum, 046_rollup_ingested_at.sql); `recompress` tables keep their text in the
+ * part's default codec (045_insert_codecs.sql), which the recompression TTL changes.
  */
 export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof RetentionConfig; column: string; recompress?: true }> = [
-  { table: 'tj_events', key: 'tj_days', column: 'ts', recompress: true },
-  { table: 'pg_log', key: 'pg_days', column: 'ts', recompress: true },
-  { table: 'pg_lock_waits', key: 'pg_days', column: 'ts_end', recompress: true },
-  { table: 'atop_system', key: 'atop_days', column: 'ts' },
-  { table: 'atop_cpu', key: 'atop_days', column: 'ts' },
-  { table: 'atop_disks', key: 'atop_days', column: 'ts' },
-  { table: 'atop_interfaces', key: 'atop_days', column: 'ts' },
-  { table: 'atop_top_processes', key: 'atop_days', column: 'ts' },
-  { table: 'apdex_measurements', key: 'apdex_days', column: 'ts_start' },
-  { table: 'tj_lock_minute', key: 'rollup_days', column: 'minute' },
-  { table: 'tj_call_minute', key: 'rollup_days', column: 'minute' },
-  { table: 'apdex_minute', key: 'rollup_days', column: 'minute' },
-  { table: 'atop_minute', key: 'rollup_days', column: 'minute' },
+  { table: 'tj_events', key: 'tj_days', column: 'ingested_at', recompress: true },
+  { table: 'pg_log', key: 'pg_days', column: 'ingested_at', recompress: true },
+  { table: 'pg_lock_waits', key: 'pg_days', column: 'ingested_at', recompress: true },
+  { table: 'atop_system', key: 'atop_days', column: 'ingested_at' },
+  { table: 'atop_cpu', key: 'atop_days', column: 'ingested_at' },
+  { table: 'atop_disks', key: 'atop_days', column: 'ingested_at' },
+  { table: 'atop_interfaces', key: 'atop_days', column: 'ingested_at' },
+  { table: 'atop_top_processes', key: 'atop_days', column: 'ingested_at' },
+  { table: 'apdex_measurements', key: 'apdex_days', column: 'ingested_at' },
+  { table: 'tj_lock_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'tj_call_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'apdex_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'atop_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];
