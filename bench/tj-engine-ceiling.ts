@@ -40,7 +40,7 @@ async function insertAll(blocks: Body[], data: string): Promise<{ wallS: number;
   rmSync(data, { recursive: true, force: true });
   const store = await openStore({ data });
   try {
-    await migrate(store.client);
+    await migrate(store);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (const [n, b] of blocks.entries()) {

@@ -39,9 +39,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   }
   const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
-  const applied = await migrate(store.client);
+  const applied = await migrate(store);
   if (applied.length > 0) log.info({ applied, store: store.where }, 'schema migrations applied');
-  const retained = await applyRetention(store.client, config.retention);
+  const retained = await applyRetention(store, config.retention);
   if (retained.length > 0) log.info({ retention: retained, store: store.where }, 'retention changed');
   const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });

@@ -35,7 +35,7 @@ export async function openReportRows(target: StoreTarget, perReport: Record<stri
   const store = await openStore(target.clickhouse ? { clickhouse: target.clickhouse } : { data: target.data });
   try {
     // A fresh embedded directory has no tables yet: an empty report, not an error.
-    if (!target.clickhouse) await migrate(store.client);
+    if (!target.clickhouse) await migrate(store);
   } catch (error) {
     await store.close();
     throw error;

@@ -27,7 +27,7 @@ export async function openStoreAccess(target: { data: string; clickhouse?: strin
   }
   const store = await openStore(target.clickhouse ? { clickhouse: target.clickhouse } : { data: target.data });
   try {
-    if (!target.clickhouse) await migrate(store.client);
+    if (!target.clickhouse) await migrate(store);
   } catch (error) {
     await store.close();
     throw error;

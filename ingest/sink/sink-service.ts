@@ -39,9 +39,9 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   const store = await openStore({ data: o.data, ...(o.clickhouse ? { clickhouse: o.clickhouse } : {}) });
   for (let attempt = 1; ; attempt++) {
     try {
-      const applied = await migrate(store.client);
+      const applied = await migrate(store);
       if (applied.length > 0) o.log.info({ applied, store: store.where }, 'schema migrations applied');
-      const retained = await applyRetention(store.client, o.retention);
+      const retained = await applyRetention(store, o.retention);
       if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {

@@ -84,7 +84,8 @@ export function wantedTtl(t: (typeof RETENTION_TABLES)[number], retention: Reten
  * Gives each table the TTL the config wants where it differs from the one set last; returns a line per change,
  * `table: before → after` in days kept.
  */
-export async function applyRetention(client: ClickHouseClient, retention: RetentionConfig): Promise<string[]> {
+export async function applyRetention(store: { client: ClickHouseClient; kind: 'embedded' | 'server' }, retention: RetentionConfig): Promise<string[]> {
+  const { client } = store;
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS retention_applied (table String, ttl String, applied_at DateTime DEFAULT now())
             ENGINE = ReplacingMergeTree(applied_at) ORDER BY table`,
@@ -98,17 +99,24 @@ export async function applyRetention(client: ClickHouseClient, retention: Retent
   });
   const current = new Map((await rs.json<{ name: string; create_table_query: string; applied: string }>()).map((r) => [r.name, r]));
   const changed: string[] = [];
+  const statements: string[] = [];
+  const records: Array<{ table: string; ttl: string }> = [];
   for (const t of RETENTION_TABLES) {
     const now = current.get(t.table);
     if (now === undefined) continue;
     const ttl = wantedTtl(t, retention);
     if ((ttl ?? 'none') === (now.applied || (/\bTTL\b/.test(now.create_table_query) ? '?' : 'none'))) continue;
     const clause = ttl === null ? 'REMOVE TTL' : `MODIFY TTL ${ttl}`;
-    await client.command({ query: `ALTER TABLE ${t.table} ${clause}` });
-    await client.insert({ table: 'retention_applied', values: [{ table: t.table, ttl: ttl ?? 'none' }], format: 'JSONEachRow' });
+    statements.push(`ALTER TABLE ${t.table} ${clause}`);
+    records.push({ table: t.table, ttl: ttl ?? 'none' });
     const before = ttlDays(now.create_table_query);
     const after = retention[t.key];
     if (before !== after) changed.push(`${t.table}: ${before === 0 ? 'kept for ever' : `${before} days`} → ${after === 0 ? 'kept for ever' : `${after} days`}`);
   }
+  if (statements.length === 0) return changed;
+  // The embedded engine takes them in one call (see migrations.ts); a server one by one.
+  if (store.kind === 'embedded') await client.command({ query: statements.join(';\n') });
+  else for (const query of statements) await client.command({ query });
+  await client.insert({ table: 'retention_applied', values: records, format: 'JSONEachRow' });
   return changed;
 }

@@ -13,7 +13,7 @@ export interface TempStore extends Store {
 export async function openTempStore(prefix: string): Promise<TempStore> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const store = await openStore({ data: dir });
-  await migrate(store.client);
+  await migrate(store);
   return {
     ...store,
     async dispose() {

@@ -31,7 +31,7 @@ async function embedded(query: string, format: OutputFormat, data: string): Prom
 async function direct(query: string, format: OutputFormat, target: { data?: string; clickhouse?: string }, ensureSchema = false): Promise<string> {
   const store = await openStore(target);
   try {
-    if (ensureSchema) await migrate(store.client);
+    if (ensureSchema) await migrate(store);
     return await runQuery(store.client, query, format);
   } finally {
     await store.close();
