@@ -1,10 +1,17 @@
 // Runs the perfpipe CLI from source (through tsx) as a child process, as a user would run it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../ingest/package-root.js';
 
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const entry = join(repoRoot, 'ingest', 'cli', 'entry.ts');
+export const repoRoot = packageRoot();
+/**
+ * How a child process runs the CLI: from source through tsx for the tests, the compiled entry (as bin/perfpipe.js
+ * does) when this module itself runs compiled, as the benches do: a user's process does not compile TypeScript.
+ */
+export const cliArgs: readonly string[] = fileURLToPath(import.meta.url).endsWith('.js')
+  ? [join(repoRoot, 'dist', 'ingest', 'cli', 'entry.js')]
+  : ['--import', 'tsx', join(repoRoot, 'ingest', 'cli', 'entry.ts')];
 
 export interface CliResult {
   code: number | null;
@@ -13,7 +20,7 @@ export interface CliResult {
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  return spawn(process.execPath, [...cliArgs, ...args], {
     cwd: repoRoot, env: { ...process.env, PERFPIPE_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -4,9 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { repoRoot } from './cli.js';
-
-const entry = join(repoRoot, 'ingest', 'cli', 'entry.ts');
+import { cliArgs, repoRoot } from './cli.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -32,7 +30,7 @@ export interface Daemon {
 
 export async function spawnDaemon(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.PERFPIPE_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', entry, ...args, '--listen', `127.0.0.1:${port}`], {
+  const child = spawn(process.execPath, [...(process.env.PERFPIPE_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...cliArgs, ...args, '--listen', `127.0.0.1:${port}`], {
     cwd: repoRoot, env: { ...process.env, PERFPIPE_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
