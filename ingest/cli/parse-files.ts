@@ -23,7 +23,6 @@ export interface FileParsing {
 export interface FileToParse {
   file: string;
   fileKey: string;
-  size: number;
 }
 
 const CHUNK = 1024 * 1024;
@@ -52,7 +51,7 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
     const st = await handle.stat();
     const identity = await identifyFile(handle, st.dev, st.ino, true);
     if (!identity) return; // empty (or a BOM only): nothing in it
-    const { encoder, note } = start({ file, fileKey: identity.file_key, size: st.size });
+    const { encoder, note } = start({ file, fileKey: identity.file_key });
     const stderr = new NdjsonBuffer(STDERR_FLUSH);
     const print = async (pieces: NdjsonPiece[]): Promise<void> => {
       for (const { ndjson, errors } of pieces) {
@@ -72,9 +71,9 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
       const { bytesRead } = await handle.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      await print(await encoder.push(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead)));
+      await print(encoder.push(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead)));
     }
-    await print(await encoder.finish());
+    await print(encoder.finish());
     await flush(stderr, process.stderr);
   } finally {
     await handle.close();

@@ -3,11 +3,11 @@
 // as JSON lines on stderr. Exits 0 when the input was read, even with errors found; 2 for unusable arguments/files.
 import { hostname } from 'node:os';
 import { createPgParser, type PgLogFormat } from '../../../parsers/pg/index.js';
-import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
+import { createLockEpisodeBuilder } from '../../../parsers/pg/lock-episodes.js';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
 import { ConfigError } from '../../errors.js';
 import { parseFlags } from '../args.js';
-import { recordLines } from '../ndjson/ndjson-encoder.js';
+import { pgLines } from '../ndjson/pg-lines.js';
 import { parseFilesToNdjson } from '../parse-files.js';
 
 export const PARSE_PG_USAGE = "perfpipe parse pg FILE… [--pg-prefix '%m [%p] '] [--pg-format stderr|csvlog|jsonlog] [--tz ZONE] [--host NAME]";
@@ -27,9 +27,9 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
   const { tz } = values;
   const prefix = values['pg-prefix'];
   return parseFilesToNdjson(files, ({ file, fileKey }) => ({
-    encoder: recordLines(createPgEpisodeStream(createPgParser({
+    encoder: pgLines(createPgParser({
       host, source: 'pg', file, file_key: fileKey, offset: 0, format,
       ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
-    }))),
+    }), createLockEpisodeBuilder()),
   }));
 }

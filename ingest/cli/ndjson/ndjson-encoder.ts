@@ -13,9 +13,9 @@ export interface NdjsonPiece {
 
 export interface NdjsonEncoder {
   /** Feeds the next bytes of the file; returns, in file order, the pieces that are ready (maybe of earlier bytes). */
-  push(chunk: Buffer): NdjsonPiece[] | Promise<NdjsonPiece[]>;
+  push(chunk: Buffer): NdjsonPiece[];
   /** No more bytes: returns every piece still to come. */
-  finish(): NdjsonPiece[] | Promise<NdjsonPiece[]>;
+  finish(): NdjsonPiece[];
 }
 
 /** A parser's records, each printed as `JSON.stringify(record)` would print it. */
