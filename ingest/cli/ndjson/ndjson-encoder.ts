@@ -1,6 +1,6 @@
 // What `perfpipe parse` drives per file: bytes in, pieces of NDJSON out (the lines and the ingest errors of a
-// stretch of the file, in file order). Any IncrementalParser is one (recordLines); TJ has its own, which writes
-// events from their bytes (tj-ndjson.ts).
+// stretch of the file, in file order). Any IncrementalParser is one (recordLines: atop); pg attaches lock-wait
+// episodes on the way (pg-lines.ts), and TJ writes events from their bytes (tj-ndjson.ts).
 import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js';
 import type { IngestError } from '../../../schemas/ingest-error.js';
 import { NdjsonBuffer } from './ndjson-buffer.js';
