@@ -21,9 +21,10 @@ export async function run(options: { sizeMb?: number } = {}): Promise<BenchResul
   const input = generateTj({ sizeMb: options.sizeMb ?? 200 });
   const data = join(benchWorkDir(), 'ingest-data');
   rmSync(data, { recursive: true, force: true });
-  const entry = join(repoRoot(), 'dist', 'ingest', 'cli', 'entry.js');
+  // bin/perfpipe.js as a user runs it (its shebang carries the node flags perfpipe runs with).
+  const entry = join(repoRoot(), 'bin', 'perfpipe.js');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [entry, 'ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(entry, ['ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
   let peak = 0;

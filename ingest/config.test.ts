@@ -12,7 +12,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.is(c.listen, '127.0.0.1:9650');
   t.deepEqual(c.sources, []);
   t.is(c.bus.type, 'memory');
-  t.like(c.pipeline, { segment_bytes: 2 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 2 });
+  t.like(c.pipeline, { segment_bytes: 8 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 1, segment_delay_ms: 200 });
   t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30, recompress_after_days: 1 });
 });
 

@@ -22,10 +22,12 @@ const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host
 
 export const PipelineConfigSchema = z.strictObject({
   /**
-   * Cut a segment (one ClickHouse insert per table) once it holds this many bytes of a file. Default 2 MiB:
-   * peak RSS of `ingest` grew with it (120 MB TJ file: 0.74 GB at 1 MiB, 0.97 GB at 2 MiB, 1.7 GB at 8 MiB).
+   * Cut a segment (one ClickHouse insert per table) once it holds this many bytes of a file. Default 8 MiB (about
+   * 9,000 TJ events): the engine's cost is mostly per insert (bench/engine-doors.ts: 3-6× the events/s at ten
+   * times the rows), while peak RSS grows with the segment (200 MB TJ ingest: ~445 MiB at 2 MiB, ~480 at 8 MiB,
+   * ~640 at 16 MiB, docs/write-path.md).
    */
-  segment_bytes: z.number().int().min(4096).default(2 * 1024 * 1024),
+  segment_bytes: z.number().int().min(4096).default(8 * 1024 * 1024),
   /**
    * A segment that has not reached segment_bytes when its file has no more to read waits this long, in ms, from
    * its first byte for more lines before it is cut: a file written a little at a time (10,000 TJ events/s in
@@ -35,8 +37,11 @@ export const PipelineConfigSchema = z.strictObject({
   segment_delay_ms: z.number().int().nonnegative().default(200),
   /** How often files are re-listed and re-read without a change notification, in ms. Default 1000. */
   poll_interval_ms: z.number().int().min(50).default(1000),
-  /** Segments of one file published and not yet acknowledged, at most. Default 2. */
-  max_in_flight_per_file: z.number().int().positive().default(2),
+  /**
+   * Segments of one file published and not yet acknowledged, at most. Default 1: the next segment is parsed while
+   * the last one is inserted, and a second in flight only held another segment in memory (no faster).
+   */
+  max_in_flight_per_file: z.number().int().positive().default(1),
   /** Bytes read from a file per read call. Default 1 MiB. */
   read_chunk_bytes: z.number().int().min(4096).default(1024 * 1024),
   /** Files read at once by `ingest`. Default 2. */

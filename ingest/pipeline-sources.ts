@@ -56,6 +56,8 @@ export function createSources(
       mode, pollIntervalMs: p.poll_interval_ms,
       segmentBytes: p.segment_bytes,
       segmentDelayMs: p.segment_delay_ms,
+      // Its buses and sinks keep no segment past its acknowledgement (bus.ts).
+      recycleAcked: true,
       readChunkBytes: p.read_chunk_bytes,
       maxInFlightPerFile: p.max_in_flight_per_file,
       backfillConcurrency: p.backfill_concurrency,

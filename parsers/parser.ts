@@ -21,6 +21,11 @@ export interface IncrementalParser<E> {
    * Restarting a fresh parser at this offset gives the same records as going on: a safe checkpoint.
    */
   readonly settled: number;
+  /**
+   * True when `push` copies what it keeps of a chunk before returning, so the caller may reuse the chunk's memory
+   * (a tailer then reads into one buffer instead of allocating one per read).
+   */
+  readonly copiesInput?: boolean;
 }
 
 /** What a parser knows about the file it reads; `offset` is where its first pushed byte sits. */

@@ -11,6 +11,8 @@ export class RowBinaryWriter {
   pos = 0;
   /** What the last segment needed: what the next buffer is sized for. */
   private largest: number;
+  /** Buffers handed out before and given back (recycle). */
+  private readonly spares: Buffer[] = [];
 
   constructor(private readonly initial = 64 * 1024) {
     // `initial` is also what the buffer shrinks back to once segments are small again (finish).
@@ -132,9 +134,21 @@ export class RowBinaryWriter {
   finish(): Buffer {
     const out = this.buf.subarray(0, this.pos);
     this.largest = this.pos < this.largest / 4 ? this.initial : Math.max(this.pos, this.initial);
-    this.buf = Buffer.allocUnsafe(this.largest + (this.largest >> 3));
+    const wanted = this.largest + (this.largest >> 3);
+    const spare = this.spares.findIndex((b) => b.length >= wanted && b.length <= 2 * wanted);
+    this.buf = spare >= 0 ? this.spares.splice(spare, 1)[0] as Buffer : Buffer.allocUnsafe(wanted);
     this.pos = 0;
     return out;
+  }
+
+  /**
+   * Takes back a buffer `finish` handed out, once nothing reads it any more (its segment was acknowledged), for a
+   * later segment: a backfill then writes into the same few buffers instead of allocating megabytes per segment,
+   * which left the process's malloc heap fragmented (peak RSS of a 1 GB ingest ~60 MiB higher, docs/write-path.md).
+   */
+  recycle(body: Buffer): void {
+    if (body.byteOffset !== 0 || body.buffer.byteLength < this.initial || this.spares.length >= 2) return;
+    this.spares.push(Buffer.from(body.buffer, 0, body.buffer.byteLength));
   }
 }
 

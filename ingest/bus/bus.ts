@@ -50,7 +50,8 @@ export type SegmentHandler = (segment: Segment) => Promise<void>;
  * Acknowledge, then checkpoint: `publish` resolves only once the segment is durable downstream — acked
  * by Kafka (acks=all), or for the in-process bus handled by the consumer (inserted into ClickHouse).
  * A source advances its file checkpoint only after that. A segment handed to `publish` is never
- * touched again by its sender. `consume` registers the single consumer of this process; its handler
+ * touched again by its sender before that; once acknowledged, neither the bus nor its consumer reads it any more
+ * (the source may write its buffers again). `consume` registers the single consumer of this process; its handler
  * resolving acknowledges the segment (the Kafka bus commits offsets only then).
  */
 export interface Bus {

@@ -22,5 +22,8 @@ export function createPgRowBuilder(): RowBuilder {
       records = 0;
       return { records: n, tables: takeAll([log, waits]) };
     },
+    recycle(tables) {
+      for (const t of tables) { log.recycle(t); waits.recycle(t); }
+    },
   };
 }

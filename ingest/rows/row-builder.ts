@@ -10,4 +10,7 @@ export interface RowBuilder {
   pending?(): boolean;
   /** Records added since the last take and their rows per table (tables without rows left out). */
   take(): { records: number; tables: TableRows[] };
+  /** The tables of a take whose segment was acknowledged: their buffers may be written again. */
+  recycle?(tables: readonly TableRows[]): void;
 }
+

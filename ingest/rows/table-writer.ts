@@ -16,6 +16,11 @@ export class TableWriter<L extends TableLayout> {
     this.rows++;
   }
 
+  /** Gives back the body of rows this writer took, once nothing reads it any more. */
+  recycle(t: TableRows): void {
+    if (t.layout === this.layout.id) this.w.recycle(t.body);
+  }
+
   /** The rows written since the last take, or null when there were none. */
   take(): TableRows | null {
     if (this.rows === 0) return null;

@@ -467,6 +467,8 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     get settled() {
       return framer.settled;
     },
+    // The framer appends each chunk to its own window (framing.ts): the caller's buffer is not kept.
+    copiesInput: true,
   };
 }
 

@@ -38,5 +38,8 @@ export function createTjRowBuilder(): TjRowBuilder {
       const t = events.take();
       return { records: n, tables: t === null ? [] : [t] };
     },
+    recycle(tables) {
+      for (const t of tables) events.recycle(t);
+    },
   };
 }

@@ -53,6 +53,8 @@ export interface FileSourceOptions {
   mode: 'follow' | 'backfill';
   pollIntervalMs: number;
   segmentBytes: number;
+  /** Reuse the buffers of acknowledged segments (file-tail.ts `recycleAcked`); default false. */
+  recycleAcked?: boolean;
   /** How long a short segment waits for more bytes before it is cut (file-tail.ts); default 0. */
   segmentDelayMs?: number;
   maxInFlightPerFile: number;
@@ -143,7 +145,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
         fileKey: identity.file_key, dev: st.dev, ino: st.ino, checkpoints,
         createParser: (offset, rows) => o.createParser(path, identity, offset, rows),
         rows: (o.createRows ?? ROW_BUILDERS[o.family])(),
-        publish: o.publish, events: o.events, segmentBytes: o.segmentBytes, segmentDelayMs: o.segmentDelayMs ?? 0,
+        publish: o.publish, events: o.events, segmentBytes: o.segmentBytes, segmentDelayMs: o.segmentDelayMs ?? 0, recycleAcked: o.recycleAcked ?? false,
         maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
         limits, isRecordStart: o.isRecordStart ?? anyLine,
         ...(complete ? { stillSame: async () => (await identifyFile(handle, st.dev, st.ino, false))?.fingerprint === identity.fingerprint } : {}),

@@ -1,17 +1,25 @@
 // Runs the perfpipe CLI from source (through tsx) as a child process, as a user would run it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../ingest/package-root.js';
 
 export const repoRoot = packageRoot();
 /**
- * How a child process runs the CLI: from source through tsx for the tests, the compiled entry (as bin/perfpipe.js
- * does) when this module itself runs compiled, as the benches do: a user's process does not compile TypeScript.
+ * How a child process runs the CLI: from source through tsx for the tests, the compiled entry with the node flags
+ * of bin/perfpipe.js when this module itself runs compiled, as the benches do: a user's process does not compile
+ * TypeScript.
  */
 export const cliArgs: readonly string[] = fileURLToPath(import.meta.url).endsWith('.js')
-  ? [join(repoRoot, 'dist', 'ingest', 'cli', 'entry.js')]
+  ? [...binNodeFlags(), join(repoRoot, 'dist', 'ingest', 'cli', 'entry.js')]
   : ['--import', 'tsx', join(repoRoot, 'ingest', 'cli', 'entry.ts')];
+
+/** The node flags on bin/perfpipe.js's shebang line. */
+function binNodeFlags(): string[] {
+  const shebang = readFileSync(join(repoRoot, 'bin', 'perfpipe.js'), 'utf8').split('\n')[0] ?? '';
+  return shebang.split(/\s+/).filter((w) => w.startsWith('--'));
+}
 
 export interface CliResult {
   code: number | null;
