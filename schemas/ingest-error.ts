@@ -24,9 +24,4 @@ export const INGEST_ERRORS = tableLayout('ingest_errors', {
 export const IngestErrorSchema = INGEST_ERRORS.schema;
 export type IngestError = z.infer<typeof IngestErrorSchema>;
 
-export const EXCERPT_LIMIT = 512;
-
-/** Cuts an excerpt to the stored bound, marking the cut. */
-export function boundedExcerpt(text: string): string {
-  return text.length <= EXCERPT_LIMIT ? text : `${text.slice(0, EXCERPT_LIMIT - 1)}…`;
-}
+export { boundedExcerpt, EXCERPT_LIMIT } from './excerpt.js';

@@ -1,7 +1,7 @@
 // Turns XML tokens of an APDEX export into key-operation and measurement records (docs/apdex.md §2.2).
 // Format 1.0.0.4 puts fields in attributes; other writers use child elements: both are read alike.
 import type { ApdexKeyOperation, ApdexMeasurement, ApdexRecord } from '../../schemas/apdex-measurement.js';
-import { boundedExcerpt } from '../../schemas/ingest-error.js';
+import { boundedExcerpt } from '../../schemas/excerpt.js';
 import type { FileContext, ParseOutput } from '../parser.js';
 // Same identity scheme as PostgreSQL events (host, file_key, offset); it lives in pg/ for now, not pg-specific.
 import { eventIdHasher } from '../pg/event-id.js';

@@ -7,7 +7,8 @@
 // re-reads whole samples and sees any RESET that opens the next one. `sample` is counted from where this
 // parser started, so it is the number within the file only for a parser started at offset 0.
 import type { AtopRecord } from '../../schemas/atop-record.js';
-import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
+import { boundedExcerpt } from '../../schemas/excerpt.js';
+import type { IngestError } from '../../schemas/ingest-error.js';
 import type { FileContext, IncrementalParser, ParseOutput } from '../parser.js';
 import { type Line, LineFramer, MAX_LINE } from './line-framing.js';
 import { readLine } from './line-record.js';

@@ -7,7 +7,8 @@
 // its bytes, so origin.offset is the line start plus the record's index: unique and stable, not the exact
 // byte where the object sits.
 import type { AtopFieldValue, AtopRecord } from '../../schemas/atop-record.js';
-import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
+import { boundedExcerpt } from '../../schemas/excerpt.js';
+import type { IngestError } from '../../schemas/ingest-error.js';
 import type { FileContext, IncrementalParser, ParseOutput } from '../parser.js';
 import { JSON_RENAMES, NUMERIC_STRINGS } from './json-fields.js';
 import { type Line, LineFramer } from './line-framing.js';

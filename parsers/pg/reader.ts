@@ -1,5 +1,6 @@
 // The common face of the three entry readers (stderr framing, csvlog, jsonlog) that index.ts drives.
-import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
+import { boundedExcerpt } from '../../schemas/excerpt.js';
+import type { IngestError } from '../../schemas/ingest-error.js';
 import type { FileContext } from '../parser.js';
 import type { PgEvent } from '../../schemas/pg-event.js';
 

@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FileContext, IncrementalParser, ParseOutput } from '../parser.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { boundedExcerpt } from '../../schemas/ingest-error.js';
+import { boundedExcerpt } from '../../schemas/excerpt.js';
 import type { TjEvent, TjEventJson } from '../../schemas/tj-event.js';
 import { type BadRun, type Frame, type FramingSink, TjFramer } from './framing.js';
 import { parseProperties, propsObject } from './properties.js';
