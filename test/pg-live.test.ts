@@ -7,49 +7,70 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
-import { pgBinDir, removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { firstMissing, missingLocale, missingPostgres, missingPrograms, pgBinDir, testIf } from './support/prerequisites.js';
 
 const bin = pgBinDir();
 const RICH = "'%m [%p] %q%u@%d/%a %h '";
 const PHASES = ['en', 'ru', 'rich'] as const;
 type Phase = (typeof PHASES)[number];
+/** What each phase needs: the ru locale is made by scripts/test-env.sh before any server starts (a server already
+ * running does not see a locale added later), never here. */
+const missing = (phase: Phase): string | null =>
+  firstMissing(missingPostgres(), phase === 'ru' ? missingLocale('ru_RU.UTF-8') : null);
 let cluster: PgCluster | undefined;
-const skipped = new Map<Phase, string>();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const logDir = (p: Phase): string => join(cluster?.dir ?? '', `log-${p}`);
 
-function russianLocale(): boolean {
-  const has = (): boolean => execFileSync('locale', ['-a']).toString().split('\n').some((l) => /^ru_RU\.utf-?8$/i.test(l));
-  if (has()) return true;
-  try { execFileSync('localedef', ['-i', 'ru_RU', '-f', 'UTF-8', 'ru_RU.UTF-8'], { stdio: 'pipe' }); } catch { return false; }
-  return has();
-}
+/** SQL that returns once `condition` holds, re-reading pg_stat_activity (a transaction keeps one snapshot of it). */
+const until = (condition: string): string =>
+  `DO $$ BEGIN WHILE NOT (${condition}) LOOP PERFORM pg_sleep(0.02); PERFORM pg_stat_clear_snapshot(); END LOOP; END $$`;
+/** The session named `app` holds a transaction id: its UPDATE took the row lock. */
+const holds = (app: string): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' AND backend_xid IS NOT NULL)`;
+/** The session named `app` has waited on a lock for at least `ms`. */
+const waiting = (app: string, ms = 0): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' ` +
+  `AND wait_event_type = 'Lock' AND clock_timestamp() - state_change >= interval '${ms} milliseconds')`;
 
 /**
- * Every session waits for one common instant (pg_sleep_until), so psql start-up jitter does not matter; after it,
- * times in seconds. Expected per phase: acquired 3 (chain B on the transaction, chain C on the tuple, the deadlock
- * survivor), deadlock 1, lock_timeout 1, statement_timeout 1.
+ * Each step waits for the state the previous step made (a lock held, a session waiting on it), not for a time, so
+ * psql start-up jitter on a busy machine cannot reorder them. Waits that must be logged run past deadlock_timeout
+ * (100 ms): log_lock_waits writes "still waiting" only then. Expected per phase: acquired 3 (chain B on the
+ * transaction, chain C on the tuple, the deadlock survivor), deadlock 1, lock_timeout 1, statement_timeout 1.
  */
 async function scenario(c: PgCluster): Promise<void> {
-  const at = `SELECT pg_sleep_until(to_timestamp(${(Date.now() + 1500) / 1000}))`;
-  const s = (app: string, ...cmds: string[]): Promise<string> => c.psql([at, ...cmds], { PGAPPNAME: app });
+  const s = (app: string, ...cmds: string[]): Promise<string> => c.psql(cmds, { PGAPPNAME: app });
+  const gaveUp = (victim: string): string[] => [until(waiting(victim)), until(`NOT ${waiting(victim)}`)];
   await Promise.all([
-    s('chainA', 'BEGIN', 'UPDATE t SET v = v + 1 WHERE id = 1', 'SELECT pg_sleep(1.2)', 'COMMIT'),
-    s('chainB', 'SELECT pg_sleep(0.3)', 'UPDATE t SET v = v + 1 WHERE id = 1'),
-    s('chainC', 'SELECT pg_sleep(0.6)', 'UPDATE t SET v = v + 1 WHERE id = 1'),
-    s('dlLeft', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 2', 'SELECT pg_sleep(0.3)', 'UPDATE t SET v = 1 WHERE id = 3', 'COMMIT'),
-    s('dlRight', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 3', 'SELECT pg_sleep(0.8)', 'UPDATE t SET v = 1 WHERE id = 2', 'COMMIT'),
-    s('ltHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 4', 'SELECT pg_sleep(1.5)', 'COMMIT'),
-    s('impatient', 'SELECT pg_sleep(0.3)', "SET lock_timeout = '500ms'", 'UPDATE t SET v = 2 WHERE id = 4'),
-    s('stHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 5', 'SELECT pg_sleep(1.5)', 'COMMIT'),
-    s('stmtTo', 'SELECT pg_sleep(0.3)', "SET statement_timeout = '600ms'", 'UPDATE t SET v = 2 WHERE id = 5'),
+    s('chainA', 'BEGIN', 'UPDATE t SET v = v + 1 WHERE id = 1', until(`${waiting('chainB', 300)} AND ${waiting('chainC', 200)}`), 'COMMIT'),
+    s('chainB', until(holds('chainA')), 'UPDATE t SET v = v + 1 WHERE id = 1'),
+    s('chainC', until(waiting('chainB')), 'UPDATE t SET v = v + 1 WHERE id = 1'),
+    s('dlLeft', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 2', until(holds('dlRight')), 'UPDATE t SET v = 1 WHERE id = 3', 'COMMIT'),
+    s('dlRight', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 3', until(waiting('dlLeft', 200)), 'UPDATE t SET v = 1 WHERE id = 2', 'COMMIT'),
+    // The holders keep their row until their victim gave up waiting (appeared waiting, then stopped).
+    s('ltHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 4', ...gaveUp('impatient'), 'COMMIT'),
+    s('impatient', until(holds('ltHolder')), "SET lock_timeout = '500ms'", 'UPDATE t SET v = 2 WHERE id = 4'),
+    s('stHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 5', ...gaveUp('stmtTo'), 'COMMIT'),
+    s('stmtTo', until(holds('stHolder')), "SET statement_timeout = '600ms'", 'UPDATE t SET v = 2 WHERE id = 5'),
     s('sorter', "SET work_mem = '64kB'", 'SELECT count(*) FROM (SELECT g FROM generate_series(1, 100000) g ORDER BY g DESC) s', 'SELECT pg_sleep(0.25)'),
   ]);
 }
 
-async function waitForFile(dir: string): Promise<void> {
-  for (let i = 0; i < 100 && !(existsSync(dir) && readdirSync(dir).length > 0); i++) await sleep(100);
+/** Resolves once `ready()` holds, polling every 50 ms; throws with `what` after `ms`. */
+async function waitFor(what: string, ready: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !ready(); await sleep(50)) {
+    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+  }
+}
+
+const logFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : []);
+const logged = (dir: string, text: string): boolean => logFiles(dir).some((f) => readFileSync(f, 'utf8').includes(text));
+
+/** A statement the server logs (log_min_duration_statement = 0) once every line before it was written. */
+async function markEnd(c: PgCluster, dir: string, phase: Phase): Promise<void> {
+  const marker = `end of phase ${phase}`;
+  await c.psql([`SELECT '${marker}'`]);
+  await waitFor(`"${marker}" in ${dir}`, () => logged(dir, marker));
 }
 
 test.before(async () => {
@@ -60,21 +81,24 @@ test.before(async () => {
     lc_messages: "'C'", autovacuum: 'off', log_checkpoints: 'off', shared_buffers: "'16MB'",
   });
   await cluster.psql(['CREATE TABLE t (id int PRIMARY KEY, v int)', 'INSERT INTO t SELECT g, 0 FROM generate_series(1, 6) g']);
-  const ru = russianLocale();
   for (const phase of PHASES) {
-    if (phase === 'ru' && !ru) { skipped.set(phase, 'no ru_RU.UTF-8 locale and localedef could not make it'); continue; }
+    if (missing(phase) !== null) continue;
+    const dir = logDir(phase);
     await cluster.configure({
-      log_directory: `'${logDir(phase)}'`, lc_messages: phase === 'ru' ? "'ru_RU.UTF-8'" : "'C'",
+      log_directory: `'${dir}'`, lc_messages: phase === 'ru' ? "'ru_RU.UTF-8'" : "'C'",
       log_line_prefix: phase === 'rich' ? RICH : "'%m [%p] '",
     });
-    await waitForFile(logDir(phase));
+    await waitFor(`a log file in ${dir}`, () => logFiles(dir).length > 0);
     await scenario(cluster);
     if (phase === 'en') {
-      // A rotation by the collector (a second file, named by the next second) in the middle of the phase's log.
-      await sleep(1100);
-      await cluster.psql(['SELECT pg_rotate_logfile()', 'SELECT pg_sleep(0.25)']);
+      // A rotation by the collector in the middle of the phase's log. The new file is named by the second it opens
+      // in (log_filename's %S, in log_timezone): rotate once the server's clock has passed the first file's second.
+      const stamp = /(\d{4}-\d{2}-\d{2}_\d{6})\.log$/.exec(logFiles(dir)[0] ?? '')?.[1] ?? '';
+      await cluster.psql([until(`to_char(clock_timestamp() AT TIME ZONE current_setting('log_timezone'), 'YYYY-MM-DD_HH24MISS') > '${stamp}'`),
+        'SELECT pg_rotate_logfile()']);
+      await waitFor(`a second log file in ${dir}`, () => logFiles(dir).length === 2);
     }
-    await sleep(300);
+    await markEnd(cluster, dir, phase);
   }
   cluster.stop();
 });
@@ -102,10 +126,7 @@ async function ingest(phase: Phase): Promise<string> {
 const EXPECTED = { acquired: 3, deadlock: 1, lock_timeout: 1, statement_timeout: 1 };
 
 for (const phase of PHASES) {
-  test.serial(`${phase}: pg_lock_waits holds the chain, the deadlock and both timeouts the sessions caused`, async (t) => {
-    if (bin === null) { t.log('no PostgreSQL in /usr/lib/postgresql (scripts/test-env.sh installs it as root)'); t.pass(); return; }
-    const why = skipped.get(phase);
-    if (why) { t.log(`skipped: ${why}`); t.pass(); return; }
+  testIf(missing(phase), { serial: true })(`${phase}: pg_lock_waits holds the chain, the deadlock and both timeouts the sessions caused`, async (t) => {
     const data = await ingest(phase);
     const waits = await sql<{ application: string; outcome: string; mode: string; wait_ms: number | null; holders: number }>(data,
       'SELECT application, outcome, mode, wait_ms, toUInt8(length(holder_pids)) AS holders FROM pg_lock_waits ORDER BY application');
@@ -132,8 +153,7 @@ for (const phase of PHASES) {
   });
 }
 
-test.serial('en: acquired lock waits and temp files agree with pgBadger on the same log', async (t) => {
-  if (bin === null || !existsSync('/usr/bin/pgbadger')) { t.log('no PostgreSQL or pgbadger installed'); t.pass(); return; }
+testIf(firstMissing(missing('en'), missingPrograms('pgbadger')), { serial: true })('en: acquired lock waits and temp files agree with pgBadger on the same log', async (t) => {
   const dir = logDir('en');
   const files = readdirSync(dir).map((f) => join(dir, f));
   const out = join(cluster?.dir ?? '', 'pgbadger.json');

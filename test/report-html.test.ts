@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
-import { CHROMIUM, dumpDom, screenshot } from './support/chromium.js';
+import { MISSING_CHROMIUM, dumpDom, screenshot } from './support/chromium.js';
+import { testIf } from './support/prerequisites.js';
 import { countColor, readPng } from './support/png.js';
 import { EXPECT, HOLDER, INJECT, WRITE, writeFixture } from './report-html-fixture.js';
 
@@ -61,7 +62,7 @@ let page: Probe;
 let pageFile: string;
 
 test.before(async () => {
-  if (CHROMIUM === null) return;
+  if (MISSING_CHROMIUM !== null) return;
   const flags = writeFixture(work);
   await cli(['ingest', ...flags, '--data', data]);
   pageFile = join(work, 'out', 'report.html');
@@ -76,15 +77,9 @@ const chart = (id: string): Chart => {
   return c;
 };
 const values = (s: Series | undefined): Map<number, number> => new Map((s?.marks ?? []).map((m) => [m.t, m.v]));
-const skip = (t: { log: (s: string) => void; pass: () => void }): boolean => {
-  if (CHROMIUM !== null) return false;
-  t.log('skipped: no chromium (scripts/test-env.sh installs it as root)');
-  t.pass();
-  return true;
-};
+const browserTest = testIf(MISSING_CHROMIUM, { serial: true });
 
-test.serial('the page is one self-contained file: no script, image, frame or outside reference, and Chromium draws it', (t) => {
-  if (skip(t)) return;
+browserTest('the page is one self-contained file: no script, image, frame or outside reference, and Chromium draws it', (t) => {
   const html = readFileSync(pageFile, 'utf8');
   t.notRegex(html, /<script|<img|<iframe|<link|@import|url\(/i);
   // The only URL is the SVG namespace, which names and fetches nothing.
@@ -98,8 +93,7 @@ test.serial('the page is one self-contained file: no script, image, frame or out
   t.like(page.cards, { 'apdex-overall': '0.706', 'apdex-priority': '0.681', 'apdex-worst': '0.563', 'tj-lock-waits': '4', 'tj-timeouts': '1', 'tj-deadlocks': '1', 'pg-lock-waits': '2', 'cpu-peak': '50 %' });
 });
 
-test.serial('the APDEX chart has one line per key operation and the overall, each point equal to report apdex over its minute', async (t) => {
-  if (skip(t)) return;
+browserTest('the APDEX chart has one line per key operation and the overall, each point equal to report apdex over its minute', async (t) => {
   const c = chart('apdex-minutes');
   t.deepEqual(c.series.map((s) => s.name), ['ПроведениеДокументаЗаказКлиента', 'ЗаписьСправочникаНоменклатура', 'ФормированиеОтчетаОстатки', 'All operations (count-weighted)']);
   t.deepEqual(c.legend, c.series.map((s) => s.name));
@@ -124,8 +118,7 @@ test.serial('the APDEX chart has one line per key operation and the overall, eac
   }
 });
 
-test.serial('the lock charts count waits, timeouts and deadlocks per minute and rank lock spaces as report locks does', async (t) => {
-  if (skip(t)) return;
+browserTest('the lock charts count waits, timeouts and deadlocks per minute and rank lock spaces as report locks does', async (t) => {
   const events = chart('lock-events');
   t.deepEqual(events.series.map((s) => [s.name, values(s)]), [
     ['TLOCK waits', EXPECT.lockWaits], ['TTIMEOUT (lock timeouts)', EXPECT.lockTimeouts], ['TDEADLOCK (deadlocks)', EXPECT.lockDeadlocks],
@@ -146,8 +139,7 @@ test.serial('the lock charts count waits, timeouts and deadlocks per minute and 
   t.is(page.tables.deadlocks?.length, json.deadlocks.length);
 });
 
-test.serial('a lock timeout is listed with its culprit, and contexts with <, &, quotes and markup show as text', (t) => {
-  if (skip(t)) return;
+browserTest('a lock timeout is listed with its culprit, and contexts with <, &, quotes and markup show as text', (t) => {
   const [row] = page.tables['lock-timeouts'] ?? [];
   t.deepEqual(row?.slice(0, 4), ['2026-11-30 10:02:10.000', 'erp', '19 Петров', WRITE]);
   t.true(row?.[4]?.startsWith(`18 Сидоров: ${HOLDER}`), row?.[4]);
@@ -160,8 +152,7 @@ test.serial('a lock timeout is listed with its culprit, and contexts with <, &, 
   t.is(page.images, 0);
 });
 
-test.serial('the PostgreSQL chart stacks waits by outcome and the longest wait leads the table', (t) => {
-  if (skip(t)) return;
+browserTest('the PostgreSQL chart stacks waits by outcome and the longest wait leads the table', (t) => {
   const c = chart('pg-lock-waits');
   t.deepEqual(c.series.map((s) => [s.name, values(s)]), [
     ['acquired', EXPECT.pgAcquired], ['lock_timeout', EXPECT.pgTimeouts], ['deadlock', new Map()], ['other (cancelled, statement_timeout, …)', new Map()],
@@ -169,8 +160,7 @@ test.serial('the PostgreSQL chart stacks waits by outcome and the longest wait l
   t.deepEqual((page.tables['pg-longest-waits'] ?? []).map((r) => [r[1], r[2]]), [['3.5', 'acquired'], ['3', 'lock_timeout']]);
 });
 
-test.serial('atop CPU and disk busy are drawn per minute as atop measured them', (t) => {
-  if (skip(t)) return;
+browserTest('atop CPU and disk busy are drawn per minute as atop measured them', (t) => {
   const cpu = chart('atop-cpu');
   t.deepEqual(cpu.series.map((s) => s.name), ['db1']);
   t.deepEqual(values(cpu.series[0]), EXPECT.cpuBusy);
@@ -179,8 +169,7 @@ test.serial('atop CPU and disk busy are drawn per minute as atop measured them',
   t.deepEqual(values(disks.series[0]), EXPECT.diskBusy);
 });
 
-test.serial('in a screenshot every chart shows its series colours inside its plot, and no colour of an empty series', async (t) => {
-  if (skip(t)) return;
+browserTest('in a screenshot every chart shows its series colours inside its plot, and no colour of an empty series', async (t) => {
   const png = join(work, 'page.png');
   await screenshot(pageFile, png, 1280, Math.min(page.height, 16_000));
   const pixels = readPng(png);

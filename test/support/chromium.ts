@@ -6,14 +6,18 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { onPath } from './prerequisites.js';
 
-export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? null;
+/** Found on PATH, as scripts/test-env.sh checks for it (Debian's package installs /usr/bin/chromium). */
+export const CHROMIUM = onPath('chromium') ?? onPath('chromium-browser');
+/** Why the browser tests cannot run here, or null. */
+export const MISSING_CHROMIUM = CHROMIUM === null ? 'chromium not on PATH' : null;
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check',
   '--disable-extensions', '--disable-background-networking', '--hide-scrollbars', '--force-device-scale-factor=1', '--mute-audio'];
 
 function chromium(args: string[], timeoutMs: number): Promise<string> {
-  if (CHROMIUM === null) return Promise.reject(new Error('no chromium at /usr/bin/chromium (apt-get install chromium)'));
+  if (CHROMIUM === null) return Promise.reject(new Error('chromium is not on PATH (apt-get install chromium)'));
   const profile = mkdtempSync(join(tmpdir(), 'perfpipe-chromium-'));
   return new Promise<string>((resolve, reject) => {
     execFile(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, ...args], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {

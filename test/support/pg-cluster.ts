@@ -1,9 +1,11 @@
 // A throwaway PostgreSQL cluster for tests: Debian's binaries, initdb into a temp dir, a private port and a unix
 // socket in that dir, run as the `postgres` OS user when the test runs as root (initdb refuses root).
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, appendFileSync, rmSync, chmodSync } from 'node:fs';
+import { chownSync, mkdtempSync, appendFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+export { pgBinDir } from './prerequisites.js';
 
 export interface PgCluster {
   dir: string;
@@ -13,14 +15,6 @@ export interface PgCluster {
   /** ALTER SYSTEM for each key, then reload. */
   configure(settings: Record<string, string>): Promise<void>;
   stop(): void;
-}
-
-/** Directory of the newest installed PostgreSQL's binaries, or null. */
-export function pgBinDir(): string | null {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], 'bin') : null;
 }
 
 const isRoot = process.getuid?.() === 0;
