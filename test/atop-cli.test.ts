@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { deriveSample, groupSamples } from '../parsers/atop/derive.js';
-import { corpusDir, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { corpusDir, missingCorpus, missingPrograms, testIf } from './support/prerequisites.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-atopcli-'));
 test.after.always(() => rmSync(work, { recursive: true, force: true }));
@@ -24,9 +25,8 @@ function labelCounts(text: string): Record<string, number> {
   return counts;
 }
 
-test('parse atop prints one record per data line of the corpus file, labels and since-boot flags right', async (t) => {
+testIf(missingCorpus('atop/atop-2.8.1-raw-P-ALL.txt'))('parse atop prints one record per data line of the corpus file, labels and since-boot flags right', async (t) => {
   const file = join(corpusDir, 'atop', 'atop-2.8.1-raw-P-ALL.txt');
-  if (!existsSync(file)) { t.log('no ../shared/corpus/atop here'); t.pass(); return; }
   const r = await runCli(['parse', 'atop', file]);
   t.is(r.code, 0, r.stderr);
   t.is(r.stderr, '');
@@ -59,20 +59,19 @@ test('parse atop without a file says what is expected and exits 2', async (t) =>
   t.is(r.stderr, 'perfpipe: parse atop: no FILE given\nusage: perfpipe parse atop FILE… [--host NAME]\n');
 });
 
-/** A real `atop -P` run of 3 one-second samples, or why it could not run here. */
-function recordAtop(file: string): string | null {
+/** A real `atop -P` run of 3 one-second samples; an atop that cannot run, or prints fewer, fails the test. */
+function recordAtop(file: string): void {
   const run = spawnSync('atop', ['-P', 'CPU,cpu,MEM,DSK,NET,PRG,PRC', '1', '3'], { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
-  if (run.error) return `atop cannot run here: ${run.error.message}`;
-  if (run.status !== 0) return `atop exited ${run.status}: ${run.stderr.trim()}`;
-  if (run.stdout.split('\n').filter((l) => l === 'SEP').length !== 3) return 'atop printed fewer than 3 samples';
+  if (run.error) throw new Error(`atop cannot run here: ${run.error.message}`);
+  if (run.status !== 0) throw new Error(`atop exited ${run.status}: ${run.stderr.trim()}`);
+  const samples = run.stdout.split('\n').filter((l) => l === 'SEP').length;
+  if (samples !== 3) throw new Error(`atop printed ${samples} samples, not 3`);
   writeFileSync(file, run.stdout);
-  return null;
 }
 
-test('ingest --atop stores a real atop run without its since-boot sample, CPU busy % as derive.ts computes it', async (t) => {
+testIf(missingPrograms('atop'))('ingest --atop stores a real atop run without its since-boot sample, CPU busy % as derive.ts computes it', async (t) => {
   const file = join(work, 'run.txt');
-  const why = recordAtop(file);
-  if (why !== null) { t.log(`skipped: ${why}`); t.pass(); return; }
+  recordAtop(file);
   const text = readFileSync(file, 'utf8');
   // The expectation: the same text through the parser and derive.ts, in-process.
   const parser = createAtopParser({ host: 'h', source: 'atop', file, file_key: 'k', offset: 0 });

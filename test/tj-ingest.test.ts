@@ -4,7 +4,8 @@ import test from 'ava';
 import { existsSync, mkdtempSync, readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusDir, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { corpusDir, missingCorpus, testIf } from './support/prerequisites.js';
 
 const tj = join(corpusDir, 'tj');
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-ingest-'));
@@ -21,8 +22,7 @@ async function countBy(data: string): Promise<Record<string, number>> {
   return out;
 }
 
-test('ingest stores exactly what parse prints, and ingesting again changes nothing', async (t) => {
-  if (!existsSync(tj)) { t.log('no ../shared/corpus/tj here'); t.pass(); return; }
+testIf(missingCorpus('tj'))('ingest stores exactly what parse prints, and ingesting again changes nothing', async (t) => {
   const files = (readdirSync(tj, { recursive: true }) as string[]).filter((f) => f.endsWith('.log')).map((f) => join(tj, f));
   const parsed = await runCli(['parse', 'tj', '--tz', 'Europe/Moscow', ...files]);
   t.is(parsed.code, 0, parsed.stderr);
