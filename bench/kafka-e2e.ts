@@ -1,15 +1,18 @@
 // End to end through the real broker: TJ files → `perfpipe agent` → Kafka → `perfpipe sink` → ClickHouse
-// (embedded). Throughput: a generated tree written at once, timed from the write to the last row visible.
+// (embedded). Throughput: a generated tree copied into the watched folder at once, timed from the copy's first byte
+// to the last row visible, beside its reference in the same run: `perfpipe ingest --tj` (one process, embedded
+// store, from spawn to exit) over the same tree (issue #14's bar: the distributed shape at ≥ 0.5× of it).
 // Latency: lines appended at a fixed rate in 100 ms ticks; a tick is visible once the stored count covers it.
 // Usage: npx tsx bench/kafka-e2e.ts [--size-mb 50] [--rate 10000] [--seconds 20]
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeTjTree } from '../simulate/tj-generator.js';
 import { startBroker, stopBroker } from '../test/support/kafka-broker.js';
 import { startDaemon, storedIn, type Daemon } from '../test/support/daemon.js';
-import { isMain } from './bench-paths.js';
+import { isMain, repoRoot } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,6 +22,15 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
   const work = mkdtempSync(join(tmpdir(), 'perfpipe-e2e-'));
   const tj = join(work, 'tj');
   mkdirSync(tj);
+  // The bulk input, written before anything is timed: a realistic tree (CALL, DBPOSTGRS with multi-line SQL, TLOCK…).
+  const ref = join(work, 'ref');
+  const truth = writeTjTree(ref, { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: (o.sizeMb ?? 50) * 1e6, timeZone: 'UTC' });
+  // The reference: the same tree through `perfpipe ingest` as a user runs it.
+  const i0 = performance.now();
+  const ingest = spawnSync(join(repoRoot(), 'bin', 'perfpipe.js'), ['ingest', '--tj', ref, '--tz', 'UTC', '--data', join(work, 'ingest-data')], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ingestS = (performance.now() - i0) / 1000;
+  const ingested = Number(/^ingested (\d+) events/m.exec(ingest.stdout)?.[1] ?? -1);
+  rmSync(join(work, 'ingest-data'), { recursive: true, force: true });
   const broker = await startBroker();
   const daemons: Daemon[] = [];
   try {
@@ -28,9 +40,9 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
     daemons.push(await startDaemon(['sink', '--config', config, '--data', sinkData], 180_000));
     daemons.push(await startDaemon(['agent', '--config', config, '--tj', tj, '--tz', 'UTC', '--data', join(work, 'agent')], 180_000));
 
-    // Throughput: a realistic tree (CALL, DBPOSTGRS with multi-line SQL, TLOCK…) written at once.
+    // Throughput: the tree copied in at once.
     const t0 = Date.now();
-    const truth = writeTjTree(join(tj, 'bulk'), { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: (o.sizeMb ?? 50) * 1e6, timeZone: 'UTC' });
+    cpSync(ref, join(tj, 'bulk'), { recursive: true });
     let stored = 0;
     while (stored < truth.events && Date.now() - t0 < 600_000) { await sleep(200); stored = (await storedIn(sinkData)).count; }
     const bulkS = (Date.now() - t0) / 1000;
@@ -70,13 +82,15 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
       bench: 'kafka-e2e',
       input: { bulk_events: truth.events, bulk_bytes: truth.bytes, rate_events_per_s: rate, rate_seconds: seconds },
       figures: [
+        { name: 'perfpipe ingest --tj, same tree (reference, whole process)', value: truth.events / ingestS, unit: 'events/s' },
         { name: 'TJ → agent → Kafka → sink → ClickHouse (bulk)', value: truth.events / bulkS, unit: 'events/s' },
         { name: 'bulk, file write to last row visible', value: bulkS, unit: 's' },
+        { name: 'distributed / ingest (bar ≥ 0.5)', value: ingestS / bulkS, unit: '×' },
         { name: `visibility latency at ${rate} events/s, p50`, value: quantile(latencies, 0.5), unit: 'ms' },
         { name: `visibility latency at ${rate} events/s, p99`, value: quantile(latencies, 0.99), unit: 'ms' },
       ],
-      ok: final.count === written && final.unique === written,
-      notes: [`stored ${final.count} rows, ${final.unique} unique, of ${written} written`],
+      ok: final.count === written && final.unique === written && ingest.status === 0 && ingested === truth.events,
+      notes: [`stored ${final.count} rows, ${final.unique} unique, of ${written} written`, `ingest: ${ingested} of ${truth.events} events in ${ingestS.toFixed(2)} s (exit ${ingest.status})`],
     };
   } finally {
     for (const d of daemons.reverse()) await d.stop('SIGTERM');

@@ -1,7 +1,7 @@
 // The reference process of bench/parse-cli.ts: reads a TJ file in 1 MiB chunks, decodes it as UTF-8 with a streaming
 // TextDecoder and counts event headers with one regex. About the least any TJ reader does, so the rate of
 // `perfpipe parse tj` is given as a share of this one (issue #11: at least half).
-// Usage: node dist/bench/read-decode-ceiling.js FILE   → prints {"bytes":…,"headers":…}
+// Usage: node dist/bench/read-decode-ceiling.js FILE…   → prints {"bytes":…,"headers":…} (the files one after another)
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isMain } from './bench-paths.js';
 
@@ -40,11 +40,17 @@ export function readDecodeCount(path: string): { bytes: number; headers: number 
 }
 
 if (isMain(import.meta.url)) {
-  const path = process.argv[2];
-  if (path === undefined) {
-    process.stderr.write('usage: read-decode-ceiling FILE\n');
+  const paths = process.argv.slice(2);
+  if (paths.length === 0) {
+    process.stderr.write('usage: read-decode-ceiling FILE…\n');
     process.exitCode = 2;
   } else {
-    process.stdout.write(`${JSON.stringify(readDecodeCount(path))}\n`);
+    const total = { bytes: 0, headers: 0 };
+    for (const path of paths) {
+      const one = readDecodeCount(path);
+      total.bytes += one.bytes;
+      total.headers += one.headers;
+    }
+    process.stdout.write(`${JSON.stringify(total)}\n`);
   }
 }

@@ -13,6 +13,8 @@ import { run as runAlertLatency } from './alert-latency.js';
 import { run as runKafkaE2e } from './kafka-e2e.js';
 import { run as runTjKafkaShip } from './tj-kafka-ship.js';
 import { run as runTjIngestScale } from './tj-ingest-scale.js';
+import { run as runParseCli } from './parse-cli.js';
+import { run as runEngineDoors } from './engine-doors.js';
 
 interface Bench {
   name: string;
@@ -22,14 +24,22 @@ interface Bench {
 }
 
 const BENCHES: Bench[] = [
+  // Whole `perfpipe parse tj|pg|atop` processes beside a read + decode + header-regex pass and pgBadger (issue #14).
+  { name: 'parse-cli', run: () => runParseCli({ tjSizeMb: 200, pgSizeMb: 100, atopSizeMb: 50, rounds: 3 }) },
+  // The parsers in-process, without the CLI's output (what parse-cli's processes spend beyond printing).
   { name: 'tj-parse', run: () => runTjParse({ sizeMb: 200 }) },
   { name: 'pg-parse', run: () => runPgParse({ sizeMb: 200 }) },
-  { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200 }) },
+  // Whole `perfpipe ingest --tj` beside the read + decode ceiling over the same files, and its peak RSS (issue #14).
+  { name: 'tj-ingest', run: () => runTjIngest({ sizeMb: 200, rounds: 3 }) },
   // The engine's own insert rate for the same rows, nothing of perfpipe's in the timed loop: what tj-ingest can reach here.
   { name: 'tj-engine-ceiling', run: () => runTjEngineCeiling({ sizeMb: 200 }) },
+  // Doors into the engine (formats, rawInsert, file(), Arrow) and batch sizes, the same rows in fresh engines
+  // (`node dist/bench/engine-doors.js --full` for table designs and dedup alternatives too).
+  { name: 'engine-doors', run: () => runEngineDoors({ sizeMb: 100, repeats: 2 }) },
   { name: 'alert-latency', run: () => runAlertLatency({ count: 40 }) },
+  // agent → Kafka → sink against `perfpipe ingest` on the same tree, and visibility latency at 10k events/s.
   { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
-  // Issue #7's bar: perfpipe's TJ file → Kafka rate (parsing included) at ≥ 50% of rsyslog's raw-line shipping.
+  // Issue #14's bar: `perfpipe agent` TJ file → Kafka (parsing included) at ≥ 1.0× rsyslog imfile → omkafka.
   { name: 'tj-kafka-ship', run: () => runTjKafkaShip({ sizeMb: 100 }) },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },

@@ -1,8 +1,12 @@
-// `perfpipe ingest` into the embedded store, as a user runs it: a child process on the generated TJ tree,
-// a fresh data directory, wall time, events/s from its summary line, and its peak RSS (VmHWM from /proc).
-// Usage: npx tsx bench/tj-ingest.ts [--size-mb 200]   (or node dist/bench/tj-ingest.js after tsc)
+// `perfpipe ingest --tj` into the embedded store, as a user runs it, beside its yardstick in the same run: a process
+// that only reads, UTF-8-decodes and header-matches the same files (read-decode-ceiling.ts; issue #14's bar is 20 %
+// of its MB/s, with a peak RSS under 500 MB). Rounds alternate (ceiling, ingest, …) and medians are kept, so a
+// neighbour on a shared machine slows both sides of the ratio alike. Each ingest: bin/perfpipe.js in a child
+// process (its shebang carries perfpipe's node flags), a fresh data directory, wall time from spawn to exit, events
+// from its summary line, peak RSS (VmHWM from /proc, every engine thread included).
+// Usage: npm run build && node dist/bench/tj-ingest.js [--size-mb 200] [--seed 7] [--rounds 3]
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateTj } from './generate-tj.js';
@@ -17,40 +21,75 @@ function peakRssKiB(pid: number): number {
   }
 }
 
-export async function run(options: { sizeMb?: number } = {}): Promise<BenchResult> {
-  const input = generateTj({ sizeMb: options.sizeMb ?? 200 });
-  const data = join(benchWorkDir(), 'ingest-data');
-  rmSync(data, { recursive: true, force: true });
-  // bin/perfpipe.js as a user runs it (its shebang carries the node flags perfpipe runs with).
-  const entry = join(repoRoot(), 'bin', 'perfpipe.js');
+interface Timed { s: number; code: number | null; stdout: string; peakKiB: number }
+
+/** Runs a process from spawn to exit, sampling its peak RSS until it exits. */
+function timed(command: string, args: string[]): Promise<Timed> {
   const t0 = performance.now();
-  const child = spawn(entry, ['ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  let peak = 0;
-  const poll = setInterval(() => { peak = Math.max(peak, peakRssKiB(child.pid ?? 0)); }, 100);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => { peak = Math.max(peak, peakRssKiB(child.pid ?? 0)); resolve(c); }));
-  clearInterval(poll);
-  const wallS = (performance.now() - t0) / 1000;
-  const stored = Number(/^ingested (\d+) events/m.exec(stdout)?.[1] ?? -1);
+  let peakKiB = 0;
+  const poll = setInterval(() => { peakKiB = Math.max(peakKiB, peakRssKiB(child.pid ?? 0)); }, 50);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    // 'exit' comes before the process is reaped: /proc still holds its VmHWM here.
+    child.on('exit', () => { peakKiB = Math.max(peakKiB, peakRssKiB(child.pid ?? 0)); });
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ s: (performance.now() - t0) / 1000, code, stdout, peakKiB });
+    });
+  });
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
+
+export async function run(options: { sizeMb?: number; seed?: number; rounds?: number } = {}): Promise<BenchResult> {
+  // Seed 7: not the tests' 42, so the input is one the tests never saw.
+  const input = generateTj({ sizeMb: options.sizeMb ?? 200, seed: options.seed ?? 7 });
+  const files = input.files.map((f) => join(input.dir, f.path));
+  const ceiling = join(repoRoot(), 'dist', 'bench', 'read-decode-ceiling.js');
+  if (!existsSync(ceiling)) return { bench: 'tj-ingest', input: {}, figures: [], ok: false, notes: ['dist/ is missing: run npm run build first'] };
+  const data = join(benchWorkDir(), 'ingest-data');
+  const entry = join(repoRoot(), 'bin', 'perfpipe.js');
+  const times = { ceiling: [] as number[], ingest: [] as number[] };
+  const peaks: number[] = [];
+  const notes: string[] = [];
+  let ok = true;
+  for (let round = 0; round < (options.rounds ?? 3); round++) {
+    const ref = await timed(process.execPath, [ceiling, ...files]);
+    ok &&= ref.code === 0;
+    times.ceiling.push(ref.s);
+    rmSync(data, { recursive: true, force: true });
+    const r = await timed(entry, ['ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data]);
+    const stored = Number(/^ingested (\d+) events/m.exec(r.stdout)?.[1] ?? -1);
+    ok &&= r.code === 0 && stored === input.events;
+    times.ingest.push(r.s);
+    peaks.push(r.peakKiB / 1024);
+    notes.push(`round ${round + 1}: ceiling ${ref.s.toFixed(2)} s, ingest ${r.s.toFixed(2)} s, peak RSS ${(r.peakKiB / 1024).toFixed(0)} MiB: ${r.stdout.trim().split('\n').at(-1) ?? ''}`);
+  }
   rmSync(data, { recursive: true, force: true });
+  const mb = input.bytes / 1e6;
   return {
     bench: 'tj-ingest',
-    input: { bytes: input.bytes, events: input.events, files: input.files.length },
+    input: { bytes: input.bytes, events: input.events, files: input.files.length, seed: input.seed },
     figures: [
-      { name: 'ingest into embedded store', value: stored / wallS, unit: 'events/s' },
-      { name: 'ingest into embedded store', value: input.bytes / 1e6 / wallS, unit: 'MB/s' },
-      { name: 'wall time (process start to exit)', value: wallS, unit: 's' },
-      { name: 'peak RSS of the ingest process', value: peak / 1024, unit: 'MiB' },
+      { name: 'read + decode + header regex over the same files (reference)', value: mb / median(times.ceiling), unit: 'MB/s' },
+      { name: 'ingest --tj into the embedded store (whole process)', value: mb / median(times.ingest), unit: 'MB/s' },
+      { name: 'ingest --tj into the embedded store (whole process)', value: input.events / median(times.ingest), unit: 'events/s' },
+      { name: 'ingest / reference (bar ≥ 0.2)', value: median(times.ceiling) / median(times.ingest), unit: '×' },
+      { name: 'peak RSS of the ingest process, highest round (bar < 500)', value: Math.max(...peaks), unit: 'MiB' },
     ],
-    ok: code === 0 && stored === input.events,
-    notes: [`summary: ${stdout.trim()}`],
+    ok,
+    notes,
   };
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' } } });
-  const r = await run({ sizeMb: Number(values['size-mb'] ?? 200) });
+  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, seed: { type: 'string' }, rounds: { type: 'string' } } });
+  const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+  const r = await run({ sizeMb: num(values['size-mb']), seed: num(values.seed), rounds: num(values.rounds) });
   console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
   for (const note of r.notes ?? []) console.log(`note: ${note}`);
+  if (!r.ok) process.exitCode = 1;
 }
