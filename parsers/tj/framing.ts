@@ -1,9 +1,14 @@
 // Framing of the TJ byte stream: finds where each event ends by following the quote state of property
-// values across lines (tj-format.md §2–3). It works on raw bytes so that a huge quoted value arriving
+// values across lines (docs/tj-format.md §2–3). It works on raw bytes so that a huge quoted value arriving
 // in many chunks is scanned once (the quote search resumes where it stopped), and it never decodes text.
 //
 // A line outside any event that is not blank and does not start with a header is garbage; consecutive
 // garbage lines form one error run. An event ends at the first line feed outside a quoted value.
+//
+// A quote closes its value only when a comma, a line end or the end of the input follows it (docs/tj-format.md
+// §3.2): the 1C server doubles a quote inside a value, so a lone quote followed by other text is not the
+// platform's but a splice, and it stays in the value. Such a value may never be closed; after a stray quote, a
+// line that starts with an event header ends the event, so one broken value cannot swallow the events after it.
 import { matchHeader, NEED_MORE, NO_HEADER } from './header.js';
 import { GrowableBuffer } from './growable-buffer.js';
 
@@ -13,8 +18,7 @@ const State = {
   valueStart: 2,
   unquoted: 3,
   quoted: 4,
-  afterQuote: 5,
-  garbage: 6,
+  garbage: 5,
 } as const;
 type State = (typeof State)[keyof typeof State];
 
@@ -58,6 +62,8 @@ export class TjFramer {
   private garbageStart = -1;
   private quoteChar = 0;
   private quoteOpenedAt = 0;
+  /** Absolute offset of the first quote in the open value that closed nothing (text followed it), or -1. */
+  private strayQuoteAt = -1;
   private bomPending: boolean;
 
   constructor(origin: number) {
@@ -82,7 +88,7 @@ export class TjFramer {
   finish(sink: FramingSink): void {
     this.scan(true, sink);
     const end = this.data.end;
-    if (this.state === State.quoted) {
+    if (this.state === State.quoted && this.strayQuoteAt < 0) {
       this.recoverFromOpenQuote(sink);
       return;
     }
@@ -169,26 +175,38 @@ export class TjFramer {
           continue;
         }
         case State.quoted: {
-          const close = buf.indexOf(this.quoteChar, p);
-          if (close < 0 || close >= end) { p = end; continue; }
-          if (close + 1 >= end) {
+          let close: number;
+          if (this.strayQuoteAt < 0) {
+            close = buf.indexOf(this.quoteChar, p);
+            if (close < 0 || close >= end) { p = end; continue; }
+          } else {
+            // After a stray quote: stop at the next quote or line feed, and end the event before a header line.
+            close = p;
+            while (close < end && buf[close] !== this.quoteChar && buf[close] !== LF) close++;
+            if (close >= end) { p = end; continue; }
+            if (buf[close] === LF) {
+              const h = matchHeader(buf, close + 1, end, final);
+              if (h === NEED_MORE) { this.pos = close + base; return; }
+              if (h >= 0 || close + 1 >= end) { p = this.emitFrame(sink, close + base, close + 1 + base) - base; continue; }
+              p = close + 1;
+              continue;
+            }
+          }
+          const next = close + 1 < end ? buf[close + 1] as number : -1;
+          if (next === this.quoteChar) { p = close + 2; continue; }
+          if (next === COMMA) { p = close + 2; this.strayQuoteAt = -1; this.state = State.propName; continue; }
+          if (next === LF) { p = this.emitFrame(sink, close + 1 + base, close + 2 + base) - base; continue; }
+          if (next === CR && close + 2 < end && buf[close + 2] === LF) { p = this.emitFrame(sink, close + 1 + base, close + 3 + base) - base; continue; }
+          if (next < 0 || (next === CR && close + 2 >= end)) {
+            // The byte that decides is not here yet; at the end of the input the quote closes the event.
             if (!final) { this.pos = close + base; return; }
-            p = close + 1;
-            this.state = State.afterQuote;
+            p = end;
+            this.strayQuoteAt = -1;
+            this.state = State.propName;
             continue;
           }
-          if (buf[close + 1] === this.quoteChar) { p = close + 2; continue; }
+          if (this.strayQuoteAt < 0) this.strayQuoteAt = close + base;
           p = close + 1;
-          this.state = State.afterQuote;
-          continue;
-        }
-        case State.afterQuote: {
-          const b = buf[p];
-          if (b === COMMA) { p++; this.state = State.propName; continue; }
-          if (b === LF) { p = this.emitFrame(sink, p + base, p + 1 + base) - base; continue; }
-          if (b === CR && p + 1 < end && buf[p + 1] === LF) { p = this.emitFrame(sink, p + base, p + 2 + base) - base; continue; }
-          // Text after a closing quote: keep it in the value and read on to the next comma.
-          this.state = State.unquoted;
           continue;
         }
       }
@@ -201,6 +219,7 @@ export class TjFramer {
     if (e > this.eventStart && this.data.byteAt(e - 1) === CR) e--;
     sink.frame({ start: this.eventStart, end: e }, this.data.bytes, this.eventStart - this.data.start);
     this.eventStart = -1;
+    this.strayQuoteAt = -1;
     this.state = State.lineStart;
     return next;
   }

@@ -1,4 +1,4 @@
-// Property list of one TJ event (tj-format.md §3): `name=value` pairs split at the first `=`, values
+// Property list of one TJ event (docs/tj-format.md §3): `name=value` pairs split at the first `=`, values
 // unquoted (to the next comma) or quoted; repeated names keep every value in order.
 import { readQuotedValue } from './quoted-value.js';
 
@@ -9,8 +9,14 @@ import { readQuotedValue } from './quoted-value.js';
  */
 export type TjProperties = string[];
 
+/**
+ * A quoted value that is not well-formed (docs/tj-format.md §3.2): indexes in the event text of its opening quote,
+ * of the first quote that was followed by text, and of the quote that closed it (-1: read to the next comma).
+ */
+export type StrayQuoteHandler = (name: string, open: number, stray: number, close: number) => void;
+
 /** Parses `text` from `pos` (just after the header) to its end. CRLF inside values becomes LF. */
-export function parseProperties(text: string, pos: number): TjProperties {
+export function parseProperties(text: string, pos: number, onStrayQuote?: StrayQuoteHandler): TjProperties {
   const props: TjProperties = [];
   const n = text.length;
   let p = pos;
@@ -23,18 +29,9 @@ export function parseProperties(text: string, pos: number): TjProperties {
     const c = text.charCodeAt(eq + 1);
     if (c === 0x27 || c === 0x22) {
       const q = readQuotedValue(text, eq + 1);
-      if (q.next < 0) { value = q.value; p = n; }
-      else {
-        value = q.value;
-        p = q.next;
-        // Text after the closing quote before the next comma stays with the value (malformed but kept).
-        if (p < n && text.charCodeAt(p) !== 0x2c) {
-          const comma = text.indexOf(',', p);
-          const stop = comma < 0 ? n : comma;
-          value += text.slice(p, stop);
-          p = stop;
-        }
-      }
+      value = q.value;
+      p = q.next < 0 ? n : q.next;
+      if (q.strayQuote >= 0) onStrayQuote?.(name, eq + 1, q.strayQuote, q.close);
       if (value.includes('\r\n')) value = value.replaceAll('\r\n', '\n');
     } else {
       const comma = text.indexOf(',', eq + 1);

@@ -52,7 +52,7 @@ test('any input: every byte is in an event, an ingest error, or a line break or 
       }
     };
     for (const e of events) mark(e.origin.offset, e.length);
-    // invalid_utf8 errors point inside an event they do not replace; the others own their bytes.
+    // invalid_utf8 and text_after_quote errors point inside an event they do not replace; the others own their bytes.
     for (const e of errors) if (e.kind !== 'invalid_utf8') mark(e.offset, e.length);
     for (let i = 0; i < bytes.length; i++) {
       if (covered[i]) continue;

@@ -107,7 +107,7 @@ export function createTjFrameDecoder(ctx: TjFileContext): TjFrameDecoder {
     const depthEnd = comma3 < 0 ? text.length : comma3;
     const depth = Number(text.slice(comma2 + 1, depthEnd));
     if (!Number.isSafeInteger(duration) || !Number.isSafeInteger(depth)) return 'duration or depth is not a number';
-    const properties = comma3 < 0 ? [] : parseProperties(text, comma3);
+    const properties = comma3 < 0 ? [] : parseProperties(text, comma3, (name, open, stray, close) => strayQuote(text, frame, name, open, stray, close));
     return {
       event,
       ts: endTime.format(endUs),
@@ -118,6 +118,18 @@ export function createTjFrameDecoder(ctx: TjFileContext): TjFrameDecoder {
       origin: origin(frame.start),
       length: frame.end - frame.start,
     };
+  }
+
+  /** A value whose quote is followed by text (docs/tj-format.md §3.2): the event is kept, the error says where. */
+  function strayQuote(text: string, frame: Frame, name: string, open: number, stray: number, close: number): void {
+    const at = (i: number): number => frame.start + Buffer.byteLength(text.slice(0, i));
+    const offset = at(stray + 1);
+    const how = close >= 0
+      ? `the quote was kept in the value, which runs to the quote at offset ${at(close)}`
+      : 'no quote closes it before the next event, so the value was read to the next comma with the text after the quote kept';
+    out.errors.push(error('text_after_quote', offset, 0,
+      `${ctx.file} at offset ${offset}: the quote before this byte is followed by text, not by a comma or a line end, so it does not close the value of ${name} (opened at offset ${at(open)}); ${how}`,
+      text.slice(Math.max(0, stray - 100), stray + 100)));
   }
 
   return decoder;
