@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const ApdexSourceConfigSchema = z.strictObject({
   type: z.literal('apdex'),
-  /** The export directory (`<dir>/<yyyy-mm-dd HH-mm-ss>-<NNNNN>.xml`); only its top level is read. Required. */
+  /** The export directory (`<dir>/<yyyy-mm-dd HH-mm-ss>-<NNNNN>.xml`); only its top level is read; or one export file. Required. */
   location: z.string().min(1),
   /** Base names to read: a glob with `*` and `?`, matched case-insensitively. Default `*.xml`. */
   pattern: z.string().min(1).default('*.xml'),

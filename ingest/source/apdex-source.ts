@@ -9,7 +9,7 @@
 // gives a new key and is read from the start; the old key's records stay stored (a re-export that repeats
 // measurements stores them again — a limit of per-file identity). Hashes are cached by (size, mtime), so the
 // poll re-reads only files that changed.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { createApdexParser } from '../../parsers/apdex/index.js';
@@ -34,8 +34,12 @@ export function globRegex(glob: string): RegExp {
   return new RegExp(`^${body}$`, 'i');
 }
 
-/** Export files of a directory (top level only), oldest first by name — the names start with the export time. */
+/**
+ * Export files of a directory (top level only), oldest first by name — the names start with the export time. An
+ * export file given as the location is read whatever its name.
+ */
 export async function listExportFiles(location: string, pattern: string): Promise<string[]> {
+  if ((await stat(location).catch(() => null))?.isFile()) return [location];
   const re = globRegex(pattern);
   let entries;
   try {

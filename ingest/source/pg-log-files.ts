@@ -45,9 +45,11 @@ const OTHER_DESTINATIONS = /\.(csv|json)$/;
 
 /**
  * The matching files of `dir`, in the order the collector wrote them: by modification time, then name (a reused
- * `%a` name is truncated and rewritten, so it sorts by its new mtime). Missing directory = no files yet.
+ * `%a` name is truncated and rewritten, so it sorts by its new mtime). Missing directory = no files yet. A log file
+ * given as the location is read whatever its name: the user named it (`--pg /var/log/postgresql/postgresql.log`).
  */
 export async function listPgLogFiles(dir: string, filename: string, format: PgFileFormat): Promise<string[]> {
+  if ((await stat(dir).catch(() => null))?.isFile()) return [dir];
   const re = filenameRegex(filename, format);
   let names: string[];
   try {

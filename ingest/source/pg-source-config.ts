@@ -4,7 +4,7 @@ import { TimeZone } from './tj-source-config.js';
 
 export const PgSourceConfigSchema = z.strictObject({
   type: z.literal('pg'),
-  /** The server's `log_directory` (absolute, or the data directory's `log/`). Required. */
+  /** The server's `log_directory` (absolute, or the data directory's `log/`), or one log file, read whatever its name. Required. */
   location: z.string().min(1),
   /** Which destination's files to read: `stderr` (`.log`), `csvlog` (`.csv`) or `jsonlog` (`.json`). Default stderr. */
   format: z.enum(['stderr', 'csvlog', 'jsonlog'], {

@@ -12,7 +12,7 @@ export const TimeZone = z.string().refine(isValidTimeZone, {
 
 export const TjSourceConfigSchema = z.strictObject({
   type: z.literal('tj'),
-  /** The `location` of logcfg.xml: holds `<process>_<pid>/<yymmddhh>.log`. Required. */
+  /** The `location` of logcfg.xml: holds `<process>_<pid>/<yymmddhh>.log`; or one journal file. Required. */
   location: z.string().min(1),
   /** IANA zone the 1C server writes local time in. Default: this machine's zone. */
   tz: TimeZone.default(systemTimeZone),

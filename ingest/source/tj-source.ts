@@ -18,14 +18,16 @@ export interface TjSourceSettings {
 }
 
 /** Folders below the location that are searched: `<location>/<process>_<pid>/` and a few levels more for copied trees. */
-const MAX_DEPTH = 6;
+export const MAX_DEPTH = 6;
 
 /**
  * Lists TJ files under a location, oldest hour first: `*.log` files at any depth up to MAX_DEPTH (the
  * default placement puts them one level down, plain placement at the top; copies of several servers'
- * journals are often one or two levels deeper). Hidden folders are skipped.
+ * journals are often one or two levels deeper). Hidden folders are skipped. A file given as the location is
+ * read whatever its name (its hour from the name, else `hour`).
  */
 export async function discoverTjFiles(location: string): Promise<string[]> {
+  if ((await stat(location).catch(() => null))?.isFile()) return [location];
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
     let entries;

@@ -3,12 +3,22 @@
 import type { Logger } from 'pino';
 import { startPipeline } from '../../pipeline.js';
 import { configFromFlags } from '../config-from-flags.js';
+import { SourceError } from '../../errors.js';
+import { explainSourcesWithNothingToRead } from '../../source/nothing-to-read.js';
 
-const USAGE = 'perfpipe ingest (--tj DIR | --pg DIR [--pg-prefix P] [--pg-format stderr|csvlog|jsonlog] [--pg-filename PATTERN] | --apdex DIR | --atop PATH | --atop-raw DIR) [--tz ZONE] [--hour YYMMDDHH] [--host NAME] [--data DIR | --clickhouse URL] [--config FILE]';
+const USAGE = 'perfpipe ingest (--tj DIR|FILE | --pg DIR|FILE [--pg-prefix P] [--pg-format stderr|csvlog|jsonlog] [--pg-filename PATTERN] | --apdex DIR|FILE | --atop PATH | --atop-raw DIR) [--tz ZONE] [--hour YYMMDDHH] [--host NAME] [--data DIR | --clickhouse URL] [--config FILE]';
 
 export async function ingestCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configFromFlags(argv, USAGE);
   if (help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
+  // A backfill that finds no file says why instead of "ingested 0 events from 0 files" (issue #15); it fails only
+  // when no source has anything, so one empty location among several does not stop the others.
+  const nothing = await explainSourcesWithNothingToRead(config.sources);
+  if (nothing.length === config.sources.length) {
+    const first = config.sources[0];
+    throw new SourceError(`nothing to read:\n  ${nothing.join('\n  ')}`, first && 'location' in first ? first.location : '', { permanent: true });
+  }
+  for (const reason of nothing) process.stderr.write(`perfpipe: nothing to read: ${reason}\n`);
   const t0 = performance.now();
   const pipeline = await startPipeline(config, 'backfill', log);
   const m = pipeline.metrics;

@@ -8,6 +8,7 @@ import { startHttpServer } from '../../http/server.js';
 import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/daemon-file.js';
 import { ConfigError } from '../../errors.js';
 import { configFromFlags } from '../config-from-flags.js';
+import { explainSourcesWithNothingToRead } from '../../source/nothing-to-read.js';
 
 const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 
@@ -38,6 +39,9 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
     throw error;
   }
   log.info({ sources: config.sources.map((s) => s.location), store: pipeline.store.where, http: server.url }, 'perfpipe is running');
+  // The daemon waits for files to appear, but says now why a source reads nothing yet (a name pattern that
+  // misses the log file is the usual reason, issue #15).
+  for (const reason of await explainSourcesWithNothingToRead(config.sources)) log.warn(`nothing to read yet: ${reason}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
