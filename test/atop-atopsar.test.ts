@@ -1,17 +1,17 @@
 // derive.ts against atopsar: CPU, disk, load, memory and interface figures computed from
 // atop-2.8.1-raw-P-ALL.txt equal what atopsar printed for the same raw file, within its printed rounding.
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AtopRecord } from '../schemas/atop-record.js';
 import { SampleMetricsSchema, type SampleMetrics } from '../schemas/atop-metrics.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { deriveSample, groupSamples } from '../parsers/atop/derive.js';
+import { missingCorpus, testIf } from './support/prerequisites.js';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/atop', import.meta.url));
-const present = existsSync(join(CORPUS, 'atopsar-2.8.1-raw-cpmsdiw.txt'));
-const maybe = present ? test : test.skip;
+const maybe = testIf(missingCorpus('atop/atopsar-2.8.1-raw-cpmsdiw.txt'));
 
 /** atopsar's sections as { header word (`_cpu_`…): rows of words }, each row prefixed with its time. */
 function readAtopsar(text: string): Map<string, string[][]> {

@@ -8,10 +8,11 @@ import type { AtopRecord } from '../schemas/atop-record.js';
 import { AtopRecordSchema } from '../schemas/atop-record.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { ATOP_VERSIONS } from '../parsers/atop/labels/layout.js';
+import { missingCorpus, testIf } from './support/prerequisites.js';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/atop', import.meta.url));
 const present = existsSync(CORPUS);
-const maybe = present ? test : test.skip;
+const maybe = testIf(missingCorpus('atop'));
 
 function parseableFiles(): string[] {
   if (!present) return [];

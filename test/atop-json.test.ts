@@ -9,10 +9,11 @@ import { AtopRecordSchema } from '../schemas/atop-record.js';
 import type { FileContext, IncrementalParser } from '../parsers/parser.js';
 import { createAtopJsonParser, createAtopParser } from '../parsers/atop/index.js';
 import { deriveSample, groupSamples } from '../parsers/atop/derive.js';
+import { missingCorpus, testIf } from './support/prerequisites.js';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/atop', import.meta.url));
 const present = existsSync(CORPUS);
-const maybe = present ? test : test.skip;
+const maybe = testIf(missingCorpus('atop'));
 const ctx: FileContext = { host: 'agent', source: 'atop', file: 'f.ndjson', file_key: 'k', offset: 0 };
 
 function parse(create: (c: FileContext) => IncrementalParser<AtopRecord>, bytes: Buffer, chunk = bytes.length) {

@@ -10,9 +10,9 @@ import type { AtopRecord } from '../schemas/atop-record.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { groupSamples } from '../parsers/atop/derive.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
+import { missingPrograms, testIf } from './support/prerequisites.js';
 
-const installed = spawnSync('atop', ['-V']).error === undefined;
-const maybe = installed ? test.serial : test.serial.skip;
+const maybe = testIf(missingPrograms('atop'), { serial: true });
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-atoprawcrash-'));
 const daemons: Daemon[] = [];

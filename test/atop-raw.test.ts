@@ -13,9 +13,9 @@ import { deriveSample, groupSamples } from '../parsers/atop/derive.js';
 import { ATOP_STORED_LABELS } from '../ingest/source/atop-labels.js';
 import { runCli } from './support/cli.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
+import { missingPrograms, testIf } from './support/prerequisites.js';
 
-const installed = ['atop', 'atopsar'].every((cmd) => spawnSync(cmd, ['-V']).error === undefined);
-const maybe = installed ? test.serial : test.serial.skip;
+const maybe = testIf(missingPrograms('atop', 'atopsar'), { serial: true });
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-atopraw-'));
 let daemon: Daemon | undefined;

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
+import { missingPrograms, testIf } from './support/prerequisites.js';
 
-const installed = spawnSync('atop', ['-V']).error === undefined;
-const maybe = installed ? test.serial : test.serial.skip;
+const maybe = testIf(missingPrograms('atop'), { serial: true });
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-atopspawn-'));
 const daemons: Daemon[] = [];

@@ -1,10 +1,9 @@
 // The PostgreSQL parser over real server output (../shared/corpus/pg). generated/: one PG 15.18 run written as
 // stderr, csvlog and jsonlog at once; all three must give the same lock episodes, equal to EXPECTED.md's ground truth
 // and to pgBadger's own figures (pgbadger.json). pgbadger/: pgBadger's fixtures must parse without throwing; each
-// file's error and orphan counts are logged. Skipped only when the corpus is absent.
-import test from 'ava';
+// file's error and orphan counts are logged. Without the corpus they are reported skipped, and fail under CI=true (test/support/prerequisites.ts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -13,12 +12,13 @@ import { createLockEpisodeBuilder } from '../parsers/pg/lock-episodes.js';
 import { PgEventSchema, type PgEvent } from '../schemas/pg-event.js';
 import { PgLockEpisodeSchema, type PgLockEpisode } from '../schemas/pg-lock-episode.js';
 import type { IngestError } from '../schemas/ingest-error.js';
+import { missingCorpus, testIf } from './support/prerequisites.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = resolve(repoRoot, '../shared/corpus');
 const generated = join(corpus, 'pg', 'generated');
 const fixtures = join(corpus, 'pg', 'pgbadger');
-const corpusTest = existsSync(join(corpus, 'pg')) ? test : test.skip;
+const corpusTest = testIf(missingCorpus('pg'));
 
 /** Ground truth copied from generated/EXPECTED.md ("Lock-wait episodes in phase1"). */
 const EXPECTED = {

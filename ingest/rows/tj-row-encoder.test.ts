@@ -9,6 +9,7 @@ import { createTjParser, hourFromFileName, type TjFileContext } from '../../pars
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { createTjRowParser } from './tj-row-encoder.js';
 import { createTjRowBuilder } from './tj-rows.js';
+import { corpusDir, missingCorpus, testIf } from '../../test/support/prerequisites.js';
 
 interface Result { body: Buffer; records: number; errors: IngestError[] }
 
@@ -113,9 +114,9 @@ test('a journal without an hour in its name: every event is the string path\'s b
   t.deepEqual(got.errors.map((e) => e.kind), ['bad_header', 'bad_header']);
 });
 
-const corpus = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'tj');
+const corpus = join(corpusDir, 'tj');
 const journals = existsSync(corpus) ? walk(corpus).filter((p) => p.endsWith('.log')) : [];
-(journals.length > 0 ? test : test.skip)('the corpus journals: the same bytes both ways, read in 1 MiB and in 4 KiB pieces', (t) => {
+testIf(missingCorpus('tj'))('the corpus journals: the same bytes both ways, read in 1 MiB and in 4 KiB pieces', (t) => {
   for (const path of journals) {
     const ctx: TjFileContext = { host: 'h', source: 'tj', file: path, file_key: 'k', offset: 0, hour: hourFromFileName(path) ?? '26113014', tz: 'Europe/Moscow' };
     const bytes = readFileSync(path);

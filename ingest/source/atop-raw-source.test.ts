@@ -1,6 +1,6 @@
 // The atop_raw source on a real raw log (`atop -w`, replayed by the installed `atop -r`): a crash that leaves a
 // segment unacknowledged replays exactly that segment (same id, same records) and then goes on without overlap;
-// a file that is not a raw log is reported once and skipped. Skipped where atop is not installed.
+// a file that is not a raw log is reported once and skipped. Reported skipped where atop is not installed, failing under CI=true.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,9 +11,9 @@ import { rowsOf } from '../../test/support/segments.js';
 import { createAtopRawSource } from './atop-raw-source.js';
 import { silentSourceEvents, type SourceEvents } from './source-events.js';
 import { ATOP_STORED_LABELS } from './atop-labels.js';
+import { missingPrograms, testIf } from '../../test/support/prerequisites.js';
 
-const installed = spawnSync('atop', ['-V']).error === undefined;
-const maybe = installed ? test.serial : test.serial.skip;
+const maybe = testIf(missingPrograms('atop'), { serial: true });
 
 const root = mkdtempSync(join(tmpdir(), 'perfpipe-atop-raw-source-'));
 test.after.always(() => rmSync(root, { recursive: true, force: true }));

@@ -1,11 +1,12 @@
 // The episode stream: lock waits attached to the entry that closes them, `settled` held at an open wait's first
 // line, and the property the pipeline relies on: restarting at `settled` gives the same entries and episodes.
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PgStreamEventSchema, type PgStreamEvent } from '../../schemas/pg-stream-event.js';
 import { createPgEpisodeStream } from './episode-stream.js';
 import { createPgParser } from './index.js';
+import { corpusDir, missingCorpus, testIf } from '../../test/support/prerequisites.js';
 
 const L = (ts: string, pid: number, rest: string): string => `2026-11-30 14:09:${ts} UTC [${pid}] ${rest}\n`;
 const SYNTHETIC = Buffer.from([
@@ -74,9 +75,8 @@ test('restarting a fresh stream at settled gives the same entries and episodes, 
   checkRestarts(t, SYNTHETIC, Array.from({ length: SYNTHETIC.length }, (_, i) => i + 1));
 });
 
-test('on the generated PostgreSQL 15 log, any chunking and restarts give the 77 episodes of EXPECTED.md', (t) => {
-  const file = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'pg', 'generated', 'postgresql-phase1.log');
-  if (!existsSync(file)) { t.log('no ../shared/corpus/pg here'); t.pass(); return; }
+testIf(missingCorpus('pg/generated/postgresql-phase1.log'))('on the generated PostgreSQL 15 log, any chunking and restarts give the 77 episodes of EXPECTED.md', (t) => {
+  const file = join(corpusDir, 'pg', 'generated', 'postgresql-phase1.log');
   const bytes = readFileSync(file);
   const prefix = '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ';
   const mk = (offset = 0) => createPgEpisodeStream(createPgParser({ host: 'h', source: 'pg', file: 'f', file_key: 'k', offset, format: 'stderr', prefix }));

@@ -41,6 +41,3 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   child.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
-
-/** The shared corpus beside the clone, when present (CI has it). */
-export const corpusDir = join(repoRoot, '..', 'shared', 'corpus');

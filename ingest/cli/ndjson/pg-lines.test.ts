@@ -2,12 +2,12 @@
 // with its lock waits, gives the same bytes and errors in any chunking, and so does a log with an entry over the
 // size bound (an ingest error).
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
 import { createPgParser, type PgParserOptions } from '../../../parsers/pg/index.js';
 import { createLockEpisodeBuilder } from '../../../parsers/pg/lock-episodes.js';
-import { corpusDir } from '../../../test/support/cli.js';
+import { corpusDir, missingCorpus, testIf } from '../../../test/support/prerequisites.js';
 import { type NdjsonEncoder, type NdjsonPiece, recordLines } from './ndjson-encoder.js';
 import { pgLines } from './pg-lines.js';
 
@@ -24,8 +24,7 @@ function run(encoder: NdjsonEncoder, bytes: Buffer, step: number): { ndjson: Buf
   return { ndjson: Buffer.concat(pieces.map((p) => p.ndjson)), errors: pieces.flatMap((p) => p.errors) };
 }
 
-test('entries with their lock-wait episodes, byte for byte as the episode stream printed them', (t) => {
-  if (!existsSync(seed)) { t.log('no ../shared/corpus here'); t.pass(); return; }
+testIf(missingCorpus('pg/generated/postgresql-phase1.log'))('entries with their lock-wait episodes, byte for byte as the episode stream printed them', (t) => {
   const log = readFileSync(seed);
   const huge = Buffer.from(`2026-11-30 14:09:45.343 UTC [4242]: [1-1] user=a,db=b,app=c,client=d LOG:  statement: SELECT '${'x'.repeat(3 * 1024 * 1024)}\n`);
   const bytes = Buffer.concat([log, log, huge, log]);
