@@ -5,7 +5,7 @@ import test from 'ava';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sinkQuery, startDaemon, waitFor } from './support/daemon.js';
+import { httpGet, sinkQuery, startDaemon, waitFor } from './support/daemon.js';
 import { startReceiver } from './support/alert-receiver.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-alert-pg-run-'));
@@ -40,7 +40,8 @@ test('a lock timeout appended to a watched PostgreSQL log reaches the webhook wi
   ].join('\n'));
   const daemon = await startDaemon(['run', '--config', config, '--data', data]);
   t.teardown(() => daemon.stop('SIGKILL'));
-  await new Promise((r) => setTimeout(r, 1500)); // the TJ DB events are read and indexed
+  // The TJ DBPOSTGRS events name the 1C users of both pids: wait until the daemon has read both before the wait starts.
+  await waitFor(async () => /^perfpipe_events_total\{source="tj"\} 2$/m.test((await httpGet(`${daemon.url}/metrics`)).text), 'the 2 TJ events read', 30_000, 50);
   appendFileSync(log, [
     L('45.948', 16065, 'LOG:  process 16065 still waiting for ShareLock on transaction 731 after 1000.061 ms'),
     L('45.948', 16065, 'DETAIL:  Process holding the lock: 15932. Wait queue: 16065.'),
