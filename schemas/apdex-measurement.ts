@@ -36,7 +36,7 @@ export const ApdexMeasurementSchema = z.strictObject({
   ts_start: isoMs,
   /** Run time (`value`, seconds in the export) as whole microseconds, so T comparisons are exact. */
   duration_us: z.number().int().nonnegative(),
-  /** `weight` (SSL MeasurementWeight, default 1); stored, not used by APDEX (apdex.md §2.1). */
+  /** `weight` (SSL MeasurementWeight, default 1); stored, not used by APDEX (docs/apdex.md §2.1). */
   weight: z.number(),
   /** Infobase user (`userName`), '' when absent. */
   user: z.string(),

@@ -1,5 +1,5 @@
 // What parsers/atop/derive.ts computes from one atop sample: the percentages and rates atop and atopsar
-// show (formulas in atop-format.md §7). Rates exist only for samples that are not since-boot baselines.
+// show (formulas in docs/atop-format.md §7). Rates exist only for samples that are not since-boot baselines.
 import { z } from 'zod';
 
 const pct = z.number();

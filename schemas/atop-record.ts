@@ -1,4 +1,4 @@
-// One line of atop parseable output (`atop -P`, atop-format.md §2–5) as a typed record: the common header,
+// One line of atop parseable output (`atop -P`, docs/atop-format.md §2–5) as a typed record: the common header,
 // the sample it belongs to, and the label's fields under names chosen per atop version.
 import { z } from 'zod';
 import { OriginSchema } from './origin.js';
@@ -8,7 +8,7 @@ export const AtopFieldValueSchema = z.union([z.number(), z.string(), z.array(z.n
 export type AtopFieldValue = z.infer<typeof AtopFieldValueSchema>;
 
 export const AtopRecordSchema = z.strictObject({
-  /** atop label as printed, case-sensitive: `CPU` is the total, `cpu` one core (atop-format.md §1). */
+  /** atop label as printed, case-sensitive: `CPU` is the total, `cpu` one core (docs/atop-format.md §1). */
   label: z.string().regex(/^[A-Za-z]{3}$/),
   /** Host name atop recorded (`utsname.nodename`; for `atop -r` the host of the raw file). */
   host: z.string().min(1),

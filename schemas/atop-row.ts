@@ -1,6 +1,6 @@
 // The atop tables' rows (queries/ddl/030_atop.sql) and the mapping from one sample's derived metrics
 // (parsers/atop/derive.ts). schemas/ddl-agreement.test.ts holds these schemas and the DDL in step.
-// A since-boot sample never becomes rows: its deltas count from boot (atop-format.md §2).
+// A since-boot sample never becomes rows: its deltas count from boot (docs/atop-format.md §2).
 import type { z } from 'zod';
 import { col, tableLayout, type ColumnType } from './columns.js';
 import type { AtopRecord } from './atop-record.js';

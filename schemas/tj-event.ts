@@ -1,4 +1,4 @@
-// A technological journal event as parsed (tj-format.md §2–3): header fields, every property under
+// A technological journal event as parsed (docs/tj-format.md §2–3): header fields, every property under
 // its original name, and where it came from. This is what `perfpipe parse tj` prints and the bus carries.
 import { z } from 'zod';
 import { OriginSchema } from './origin.js';

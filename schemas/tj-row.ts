@@ -82,7 +82,7 @@ export const NULLABLE_INT_COLUMNS = {
 const INTEGER = /^-?\d+$/;
 const UNSIGNED = /^\d+$/;
 
-/** `rphost_1234` → {process: 'rphost', pid: 1234}: split on the last `_` (tj-format.md §1). */
+/** `rphost_1234` → {process: 'rphost', pid: 1234}: split on the last `_` (docs/tj-format.md §1). */
 export function processFromPath(file: string): { process: string; pid: number } | null {
   const dir = basename(dirname(file));
   const cut = dir.lastIndexOf('_');

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real single-node Apache Kafka (KRaft, broker+controller, 127.0.0.1 only) from Maven Central jars, for
-# development and tests: fetch | start | stop | status. Recipe and pitfalls: shared docs/kafka-broker.md §2.
+# development and tests: fetch | start | stop | status. Recipe and pitfalls: docs/kafka.md.
 # Kafka 4.1.2: kafkajs 2.2.4 negotiates versions inside 4.x's ranges (test/kafka-bus.test.ts proves it).
 set -euo pipefail
 
@@ -69,7 +69,7 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 write_properties() {
   cat >"$DATA/server.properties" <<EOF
-# Written by scripts/kafka.sh: single combined KRaft node, loopback only (::1 pitfall, kafka-broker.md §2.7).
+# Written by scripts/kafka.sh: single combined KRaft node, loopback only (::1 pitfall, docs/kafka.md §4).
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT

@@ -1,5 +1,5 @@
 // `atop -P CPU,cpu,CPL,MEM,DSK,NET,PRG,PRC INTERVAL` text of the database host as atop 2.8 (Debian 12) prints it:
-// label order, field counts and parenthesised names per shared docs/atop-format.md §2–§5 and parsers/atop/labels/.
+// label order, field counts and parenthesised names per docs/atop-format.md §2–§5 and parsers/atop/labels/.
 // The first sample holds since-boot counters and starts with RESET; every sample ends with SEP.
 import type { Prng } from './prng.js';
 

@@ -19,7 +19,7 @@ export interface ExpectedTimeout {
   culprit_connect_ids: number[]; culprits: ExpectedCulprit[];
 }
 /**
- * The culprit connection (tj-format.md §5.4): user and context of its last event before the victim's, and the
+ * The culprit connection (docs/tj-format.md §5.4): user and context of its last event before the victim's, and the
  * transaction that held the lock (SDBL Begin…Commit end times) with the TLOCK that took it.
  */
 export interface ExpectedCulprit {

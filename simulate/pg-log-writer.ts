@@ -1,4 +1,4 @@
-// PostgreSQL stderr log text as the logging collector writes it (shared docs/pg-format.md §2–§3): every line of an
+// PostgreSQL stderr log text as the logging collector writes it (docs/pg-format.md §2–§3): every line of an
 // entry carries the `log_line_prefix` with the entry's one timestamp, `%l` counts prefixed lines per process, and
 // line breaks inside a field become `\n\t`. Pure: entries in, text out.
 

@@ -1,6 +1,6 @@
 // Managed-lock conflicts whose answers are known before any analysis runs (issue #5 item 8): each episode plants a
 // culprit transaction, the lock of it that blocks, and a victim that waits, times out or deadlocks, and records what
-// `report locks` must say about it — victim, culprit, transaction, conflicting lock (tj-format.md §5.4).
+// `report locks` must say about it — victim, culprit, transaction, conflicting lock (docs/tj-format.md §5.4).
 //
 // Every episode has its own 2-minute slot. Around the real conflict it plants what a careless analysis would pick:
 // the culprit's earlier transaction holding the very same lock (committed before the wait), locks of the culprit's
@@ -72,7 +72,7 @@ function lockPair(rng: Prng, op: Operation): [Lock, Lock] {
   return [a, { ...spec, value: other }];
 }
 
-/** The culprit's item that blocks `want` with the given class (tj-format.md §5.4 step 4). */
+/** The culprit's item that blocks `want` with the given class (docs/tj-format.md §5.4 step 4). */
 function blockingItem(rng: Prng, want: Lock, match: LockMatch): string {
   const mode = rng.pick(['Exclusive', 'Shared']);
   if (match === 'exact') return item(want, mode);

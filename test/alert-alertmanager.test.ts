@@ -1,4 +1,4 @@
-// The Alertmanager channel (alerting.md §2.1): POST /api/v2/alerts with labels, annotations, startsAt and
+// The Alertmanager channel (docs/alerting.md §2.1): POST /api/v2/alerts with labels, annotations, startsAt and
 // endsAt; re-sent while firing, resolved with endsAt = now once the group has been quiet.
 import test from 'ava';
 import { Metrics } from '../ingest/observe/metrics.js';

@@ -1,4 +1,4 @@
-// The rules besides TTIMEOUT: TDEADLOCK edges (tj-format.md §5.3), lock EXCP and the TLOCK wait rate.
+// The rules besides TTIMEOUT: TDEADLOCK edges (docs/tj-format.md §5.3), lock EXCP and the TLOCK wait rate.
 import test from 'ava';
 import { copyOf } from '../ingest/bus/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';

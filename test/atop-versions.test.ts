@@ -1,4 +1,4 @@
-// The field tables against the version matrix of atop-format.md §6 (counted on real output of each
+// The field tables against the version matrix of docs/atop-format.md §6 (counted on real output of each
 // atop version): a line's field count must pick the layout of exactly the versions that print it.
 import test from 'ava';
 import { ATOP_VERSIONS, type FieldTable, pickLayout } from '../parsers/atop/labels/layout.js';
@@ -10,7 +10,7 @@ import { GPU_TABLE } from '../parsers/atop/labels/gpu.js';
 import { CGR_CGROUP_TABLE } from '../parsers/atop/labels/cgroup.js';
 import { PRC_TABLE, PRD_TABLE, PRE_TABLE, PRG_TABLE, PRM_TABLE, PRN_TABLE } from '../parsers/atop/labels/process.js';
 
-/** Columns: 2.4/2.5 2.6 2.7 2.8 2.9 2.10 2.11 2.12 2.13, 0 = label not printed (atop-format.md §6). */
+/** Columns: 2.4/2.5 2.6 2.7 2.8 2.9 2.10 2.11 2.12 2.13, 0 = label not printed (docs/atop-format.md §6). */
 const MATRIX: Array<[FieldTable, number[]]> = [
   [CPU_TABLE, [15, 15, 15, 15, 15, 15, 15, 15, 15]],
   [CPU_CORE_TABLE, [15, 15, 15, 15, 15, 15, 15, 15, 15]],

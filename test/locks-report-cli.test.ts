@@ -1,5 +1,5 @@
 // `perfpipe report locks --format json` as a user runs it: a small TJ hour file with one managed-lock wait, the
-// lock timeout it ends in and a two-connection deadlock (tj-format.md §5) → the victims, culprits and edges.
+// lock timeout it ends in and a two-connection deadlock (docs/tj-format.md §5) → the victims, culprits and edges.
 import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

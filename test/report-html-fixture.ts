@@ -13,7 +13,7 @@ export const HOLDER = 'ОбщийМодуль.Цены.Модуль : 7 : Зап
 
 const tjQuote = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
-/** `MM:SS.ffffff-duration_us,EVENT,level,props` lines of hour 10 (tj-format.md §2). */
+/** `MM:SS.ffffff-duration_us,EVENT,level,props` lines of hour 10 (docs/tj-format.md §2). */
 const TJ = [
   `01:05.000000-0,TLOCK,6,p:processName=erp,t:connectID=18,Usr=Сидоров,Regions=Reference10.REFLOCK,Locks='Reference10.REFLOCK Exclusive ID=10:95aa',WaitConnections=,Context=${tjQuote(HOLDER)}`,
   `01:20.000000-1500000,TLOCK,6,p:processName=erp,t:connectID=19,Usr=Петров,Regions=Reference10.REFLOCK,Locks='Reference10.REFLOCK Exclusive ID=10:95aa',WaitConnections=18,Context=${tjQuote(WRITE)}`,

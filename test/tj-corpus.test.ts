@@ -239,7 +239,7 @@ corpusTest('the garbled last line of 18100509_simple.log is an ingest error, or 
     t.is(error.length, bytes.length - lastLine);
     t.is(events.length, 16);
   } else {
-    // Syntactically the line is one event whose names repeat: both halves are kept in order (tj-format.md §3).
+    // Syntactically the line is one event whose names repeat: both halves are kept in order (docs/tj-format.md §3).
     t.deepEqual(errors, []);
     t.is(events.length, 17);
     const last = events[16];

@@ -1,4 +1,4 @@
-// Wire formats of the channels: a generic JSON webhook and Alertmanager's client API (alerting.md §2.1),
+// Wire formats of the channels: a generic JSON webhook and Alertmanager's client API (docs/alerting.md §2.1),
 // each a function that POSTs a batch of notices and throws AlertDeliveryError on failure.
 import type { AlertNotice } from './alert-groups.js';
 import { AlertDeliveryError } from './delivery-error.js';

@@ -1,4 +1,4 @@
-// Alert groups: findings with the same label set (the fingerprint, alerting.md §5) fold into one group
+// Alert groups: findings with the same label set (the fingerprint, docs/alerting.md §5) fold into one group
 // that counts events and keeps a few examples; `evaluate` says which groups to notify about now.
 import { createHash } from 'node:crypto';
 import type { AlertConfig } from './config.js';

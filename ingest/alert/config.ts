@@ -13,7 +13,7 @@ const RuleSchema = z.strictObject({
 });
 
 export const AlertRulesSchema = z.strictObject({
-  /** TTIMEOUT: a managed-lock wait gave up (tj-format.md §5.2). */
+  /** TTIMEOUT: a managed-lock wait gave up (docs/tj-format.md §5.2). */
   ttimeout: RuleSchema.prefault({}),
   /** TDEADLOCK: a managed-lock cycle; the victim's transaction was rolled back (§5.3). */
   tdeadlock: RuleSchema.extend({ severity: z.string().min(1).default('critical') }).prefault({}),
@@ -27,7 +27,7 @@ export const AlertRulesSchema = z.strictObject({
     /** Fire when a lock space sees more than this many waits in one minute of event time. Default 100. */
     per_minute: z.number().int().positive().default(100),
   }).prefault({}),
-  /** PostgreSQL `canceling statement due to lock timeout` (SQLSTATE 55P03, alerting.md §3.2). */
+  /** PostgreSQL `canceling statement due to lock timeout` (SQLSTATE 55P03, docs/alerting.md §3.2). */
   pg_lock_timeout: RuleSchema.prefault({}),
   /** PostgreSQL `deadlock detected` (40P01): one transaction of the cycle was rolled back. */
   pg_deadlock: RuleSchema.extend({ severity: z.string().min(1).default('critical') }).prefault({}),
@@ -46,7 +46,7 @@ export const AlertRulesSchema = z.strictObject({
     window_minutes: z.number().int().positive().default(5),
     /** Fewer measurements than this in the window say nothing. Default 10. */
     min_measurements: z.number().int().positive().default(10),
-    /** Minimum level when the export states none (apdex.md bands: 0.94 Excellent, 0.85 Good, 0.7 Fair). Default 0.7. */
+    /** Minimum level when the export states none (docs/apdex.md bands: 0.94 Excellent, 0.85 Good, 0.7 Fair). Default 0.7. */
     default_min_level: z.number().min(0).max(1).default(0.7),
   }).prefault({}),
 });

@@ -1,5 +1,5 @@
 // The latest known facts per infobase connection (host, infobase, t:connectID), fed by every observed
-// event, so an alert can name a culprit connection by its user and context (tj-format.md §5.4 step 2).
+// event, so an alert can name a culprit connection by its user and context (docs/tj-format.md §5.4 step 2).
 
 export interface ConnectionFacts {
   user: string | undefined;

@@ -1,6 +1,6 @@
 // The 1C side of a PostgreSQL backend: TJ DB events (DBPOSTGRS…) carry `dbpid` = the backend pid of the
 // connection the 1C server process used, so the latest such event says which 1C user, context, infobase
-// and connection a PostgreSQL waiter or lock holder belongs to (tj-format.md §4, DB events).
+// and connection a PostgreSQL waiter or lock holder belongs to (docs/tj-format.md §4, DB events).
 import { ConnectionIndex } from './connection-index.js';
 
 export interface OneCFacts {

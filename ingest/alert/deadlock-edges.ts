@@ -1,4 +1,4 @@
-// Edges of a TDEADLOCK's DeadlockConnectionIntersections (tj-format.md §5.3): who waited for whom, on
+// Edges of a TDEADLOCK's DeadlockConnectionIntersections (docs/tj-format.md §5.3): who waited for whom, on
 // which lock space, in which mode, on which fields.
 
 export interface DeadlockEdge {

@@ -21,7 +21,7 @@ export const ALERT_NAMES: Record<RuleName, string> = {
   pg_lock_wait: 'PostgresLockWait',
 };
 
-/** One event's worth of evidence for an alert group; `labels` are its identity (alerting.md §5). */
+/** One event's worth of evidence for an alert group; `labels` are its identity (docs/alerting.md §5). */
 export interface Finding {
   rule: RuleName;
   labels: Record<string, string>;

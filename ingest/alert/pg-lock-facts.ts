@@ -1,4 +1,4 @@
-// Turns PostgreSQL lock trouble in `pg` segments into alert findings (alerting.md §3.2, §4): lock timeouts
+// Turns PostgreSQL lock trouble in `pg` segments into alert findings (docs/alerting.md §3.2, §4): lock timeouts
 // (55P03), deadlocks (40P01) and waits longer than `pg_lock_wait.threshold_ms`. The holders and their
 // statements come from the wait episode the entry closed (parsers/pg/lock-episodes.ts), the 1C user and
 // context of every pid from the dbpid index fed by TJ DB events.

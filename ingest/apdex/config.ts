@@ -33,7 +33,7 @@ export const KeyOperationConfigSchema = z.strictObject({
   infobase: z.string().min(1).optional(),
   /** Target time T, seconds: satisfied d ≤ T, tolerating d ≤ 4T. Required for a TJ operation; wins over the export's T. */
   target_s: TargetSeconds.optional(),
-  /** Priority, 1 = most important; weights the 1C overall APDEX (apdex.md §2.1). Default: the export's, else none. */
+  /** Priority, 1 = most important; weights the 1C overall APDEX (docs/apdex.md §2.1). Default: the export's, else none. */
   priority: z.number().int().min(1).optional(),
   /** Minimum acceptable APDEX (1C levels 1, 0.94, 0.85, 0.7, 0.5); the report says whether it is met. Default: the export's, else none. */
   min_apdex: z.number().min(0).max(1).optional(),
@@ -53,7 +53,7 @@ export const ApdexConfigSchema = z.strictObject({
     if (op.context !== undefined && op.context_regex !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['operations', i, 'context_regex'], message: 'set either context or context_regex, not both' });
     }
-    // apdex.md §3: a TJ signature has no T of its own, and N/A is not an APDEX.
+    // docs/apdex.md §3: a TJ signature has no T of its own, and N/A is not an APDEX.
     if (tj && op.target_s === undefined) {
       ctx.addIssue({ code: 'custom', path: ['operations', i, 'target_s'], message: `is required for an operation measured from the TJ (${JSON.stringify(op.name)})` });
     }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /**
  * `host:port` with an IPv4 address or a name. kafkajs cannot parse IPv6 literals such as `[::1]:9092`
  * (tulios/kafkajs#1589). Prefer `127.0.0.1` over `localhost`: `localhost` may resolve to `::1` first, where a
- * broker bound to 127.0.0.1 refuses connections (shared docs/kafka-broker.md §2.7); `localhost` is accepted.
+ * broker bound to 127.0.0.1 refuses connections (docs/kafka.md §4); `localhost` is accepted.
  */
 const BrokerAddress = z
   .string()

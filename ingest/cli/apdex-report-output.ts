@@ -11,7 +11,7 @@ export interface ApdexOperation {
   target_from: string;
   /** 1 = most important; weights the priority-weighted overall. */
   priority: number | null;
-  /** Minimum acceptable APDEX of the operation (apdex.md §1). */
+  /** Minimum acceptable APDEX of the operation (docs/apdex.md §1). */
   min_level: number | null;
   n: number;
   satisfied: number | null;

@@ -1,5 +1,5 @@
 // `perfpipe report locks`: managed-lock waits, timeouts and deadlocks with their culprits — the culprit's transaction
-// and the lock of it that conflicted (tj-format.md §5.4) — and where the waiting went: lock spaces, minutes, contexts.
+// and the lock of it that conflicted (docs/tj-format.md §5.4) — and where the waiting went: lock spaces, minutes, contexts.
 // SQL finds the events and candidates; deadlock edges are split with the alerter's parser (it knows quoted commas)
 // and the conflict is judged by ingest/locks/lock-conflict.ts.
 import type { ReportParams } from './report-rows.js';

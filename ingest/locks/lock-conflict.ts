@@ -1,4 +1,4 @@
-// Whether a lock one connection holds blocks what another requests (tj-format.md §5.4 step 4): same space, not
+// Whether a lock one connection holds blocks what another requests (docs/tj-format.md §5.4 step 4): same space, not
 // both Shared, and every field both name has intersecting values. Classes follow buganych's port of the BSL
 // reference: `exact` (ПолноеСоответствие), `escalation` (Эскалация), `overlap` (РазныйНаборИзмерений or ranges).
 import type { LockItem, LockValue } from './lock-items.js';

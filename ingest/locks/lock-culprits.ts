@@ -1,4 +1,4 @@
-// A victim's culprit as `report locks` shows it (tj-format.md §5.4 steps 3–5): one row of
+// A victim's culprit as `report locks` shows it (docs/tj-format.md §5.4 steps 3–5): one row of
 // queries/reports/tj-lock-culprits.sql, which found the culprit's transaction and its TLOCKs on the victim's lock
 // spaces, and the victim's requested lock items → the transaction and the first of those TLOCKs that conflicts.
 import { lockConflict, type LockConflict } from './lock-conflict.js';

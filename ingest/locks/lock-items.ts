@@ -1,4 +1,4 @@
-// The items of a TLOCK `Locks` value or of a TDEADLOCK edge (tj-format.md §5.1): `<space> <Shared|Exclusive>
+// The items of a TLOCK `Locks` value or of a TDEADLOCK edge (docs/tj-format.md §5.1): `<space> <Shared|Exclusive>
 // <Field=value>*`, comma-separated, with values that may hold spaces and commas inside `"…"` or `[…]`.
 
 /** One field value: a single value, or a range `[lo:hi]` whose open ends (`+`, `-`) are null. */

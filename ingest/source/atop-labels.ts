@@ -2,7 +2,7 @@
 // exactly those parsers/atop/derive.ts turns into rows, so atop does not format what is never stored.
 import { z } from 'zod';
 
-/** Every label atop 2.4–2.13 knows (atop-format.md §2), plus `ALL`. An older atop refuses the newer ones (NUM 2.7, CGR 2.11). */
+/** Every label atop 2.4–2.13 knows (docs/atop-format.md §2), plus `ALL`. An older atop refuses the newer ones (NUM 2.7, CGR 2.11). */
 const KNOWN = [
   'ALL', 'CPU', 'cpu', 'CPL', 'GPU', 'MEM', 'SWP', 'PAG', 'PSI', 'LVM', 'MDD', 'DSK', 'NFM', 'NFC', 'NFS', 'NET', 'IFB',
   'NUM', 'NUC', 'LLC', 'CGR', 'PRG', 'PRC', 'PRM', 'PRD', 'PRN', 'PRE',

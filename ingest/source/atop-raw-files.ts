@@ -1,6 +1,6 @@
 // Which raw logs an `atop_raw` source reads and how each is known: the key is a hash of the file's first 4 KiB,
 // which hold the raw header (host name, atop version) and the first sample record with its time, so it tells
-// apart the daily files of one host and stays the same when a file is moved or copied (rawlog.h, atop-format.md §9).
+// apart the daily files of one host and stays the same when a file is moved or copied (rawlog.h, docs/atop-format.md §9).
 // The text sources add device and inode to their keys because equal first lines are common; equal first samples
 // are not, and leaving the inode out keeps a restored or moved log from being read twice.
 import { open } from 'node:fs/promises';

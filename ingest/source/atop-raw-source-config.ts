@@ -11,7 +11,7 @@ export const AtopRawSourceConfigSchema = z.strictObject({
   pattern: z.string().min(1, { error: 'is empty; expected a glob such as "atop_*"' }).default('atop_*'),
   /**
    * The atop that replays the logs: a path, or a name looked up on PATH. It must be the version that wrote them
-   * (atop refuses another version's raw format, atop-format.md §9). Default `atop`.
+   * (atop refuses another version's raw format, docs/atop-format.md §9). Default `atop`.
    */
   command: z.string().min(1).default('atop'),
   /** Labels asked of `atop -r … -P`. Default the ones perfpipe stores (ingest/source/atop-labels.ts). */

@@ -12,7 +12,7 @@ import { silentSourceEvents } from './source-events.js';
 import { atopSourceParts } from './atop-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 
-/** One sample of atop 2.8.1 -P CPU,cpu,CPL,DSK output (field counts as atop-format.md §6), without its SEP. */
+/** One sample of atop 2.8.1 -P CPU,cpu,CPL,DSK output (field counts as docs/atop-format.md §6), without its SEP. */
 function sample(epoch: number, interval: number, reset: boolean): string {
   const h = `vm ${epoch} 2026/11/30 14:09:04 ${interval}`;
   return [

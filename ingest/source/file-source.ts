@@ -1,7 +1,7 @@
 // A source that follows (or backfills) the files a `discover` function lists: identifies each by
 // fingerprint + device/inode, keeps one FileTail per identity, re-scans periodically and reads when
 // chokidar hints at a change. chokidar only wakes the loop up; offsets, rotation, truncation and
-// deletion are decided with fstat/stat here (tailing.md §0.6).
+// deletion are decided with fstat/stat here (docs/tailing.md §6).
 //
 // At most `maxOpenFiles` files are open at once. A file read to its end and idle is closed ("parked") to
 // make room and opened again once its size changes; finished files are parked the same way, so a location

@@ -4,7 +4,7 @@
 // The offset only moves forward after the bus acknowledged a segment (acknowledge, then checkpoint).
 // Intents left by a crash are replayed first over exactly their byte ranges, so replays carry the same
 // segment ids as the originals. The handle stays open after the path is renamed or deleted, so the
-// rest of a rotated file is still read (tailing.md §0.3). A record over the size limits is dropped as an
+// rest of a rotated file is still read (docs/tailing.md §3). A record over the size limits is dropped as an
 // IngestError and reading resumes at the next record (record-limits.ts). When the intent of a segment
 // cannot be written (a full disk), nothing is published and nothing more is read until it can.
 import type { FileHandle } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 // The technological journal as a file source: `<location>/<process>_<pid>/<yymmddhh>.log` (default
-// placement) and `<location>/*.log` (plain placement), tj-format.md §1 and §7.
+// placement) and `<location>/*.log` (plain placement), docs/tj-format.md §1 and §7.
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { hourFromFileName } from '../../parsers/tj/index.js';

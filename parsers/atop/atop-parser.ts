@@ -1,5 +1,5 @@
 // The atop `-P` parser: frames bytes into lines (line-framing.ts), reads each line (line-record.ts) and
-// follows the RESET/SEP sample framing (atop-format.md §2). Pure and incremental: no I/O, no clock.
+// follows the RESET/SEP sample framing (docs/atop-format.md §2). Pure and incremental: no I/O, no clock.
 //
 // A sample is the run of lines up to a `SEP`; a sample opened by `RESET` holds since-boot values and every
 // record of it carries `since_boot: true`. Records are emitted line by line, since the framing state is
@@ -67,7 +67,7 @@ export function createAtopParser(ctx: FileContext): IncrementalParser<AtopRecord
   };
 
   // atop 2.4/2.5 could print PRE's uninitialised GPU-state byte as a line feed, cutting the line in two
-  // with the second half starting with a space (atop-format.md §4). A PRE line ending in a space is held
+  // with the second half starting with a space (docs/atop-format.md §4). A PRE line ending in a space is held
   // until the next line shows whether it is such a continuation; the two are then read as one line.
   let held: { line: Line; text: string } | null = null;
   const read = (lines: Line[], out: ParseOutput<AtopRecord>): void => {

@@ -1,5 +1,5 @@
 // Top processes of one sample by CPU (PRC), memory (PRM) and disk (PRD). Only process lines count
-// (is_process y): thread lines repeat the process's own numbers (atop-format.md §4).
+// (is_process y): thread lines repeat the process's own numbers (docs/atop-format.md §4).
 import type { AtopRecord } from '../../schemas/atop-record.js';
 import type { ProcessCpu, ProcessDisk, ProcessMemory, TopProcesses } from '../../schemas/atop-metrics.js';
 import { elapsedSeconds, num } from './derive-system.js';

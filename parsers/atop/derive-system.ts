@@ -1,5 +1,5 @@
 // System-level values atop and atopsar derive from one sample's records: CPU %, load, memory, disk and
-// interface rates (atop-format.md §7, after showlinux.c / atopsar.c). Pure functions of the records.
+// interface rates (docs/atop-format.md §7, after showlinux.c / atopsar.c). Pure functions of the records.
 import type { AtopRecord } from '../../schemas/atop-record.js';
 import type { CpuMetrics, CpuUsage, DiskMetrics, InterfaceMetrics, LoadMetrics, MemoryMetrics } from '../../schemas/atop-metrics.js';
 

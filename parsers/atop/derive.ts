@@ -1,5 +1,5 @@
 // Derived values atop and atopsar show, computed from one sample's records (what createAtopParser emits
-// between two SEP lines). Since-boot samples give no rates: their deltas count from boot (atop-format.md §2).
+// between two SEP lines). Since-boot samples give no rates: their deltas count from boot (docs/atop-format.md §2).
 import type { AtopRecord } from '../../schemas/atop-record.js';
 import type { SampleMetrics } from '../../schemas/atop-metrics.js';
 import { cpuUsage, diskUsage, elapsedSeconds, interfaceUsage, loadMetrics, memoryUsage } from './derive-system.js';

@@ -20,7 +20,7 @@ export function nameFields(label: string, table: FieldTable, tokens: string[]): 
   if (layout === null) {
     return `${table.name} line has ${joined.length} fields after the header; atop 2.4–2.13 print ${knownCounts(table)} (a cut line?)`;
   }
-  // Before 2.11 PRE printed uninitialised memory for tasks without GPU data (atop-format.md §4): drop it.
+  // Before 2.11 PRE printed uninitialised memory for tasks without GPU data (docs/atop-format.md §4): drop it.
   const skip = label === 'PRE' && !PRE_REAL_STATES.has(joined[3] ?? '') ? new Set(PRE_GPU_VALUES) : null;
   const fields: Record<string, AtopFieldValue> = {};
   for (let i = 0; i < layout.fields.length; i += 1) {

@@ -1,7 +1,7 @@
 // Renames atop -J keys to the field names of the -P tables (labels/), so both formats feed the same
 // columns and derive.ts. Only keys with the same meaning and unit are renamed; where -J counts bytes
 // and -P pages (MEM, SWP, NUM) the name says `_bytes`; keys without a -P twin keep their -J name.
-// Units per atop-format.md §8: PRC rundelay/blkdelay are ms in -J; DSK avque is raw weighted ms.
+// Units per docs/atop-format.md §8: PRC rundelay/blkdelay are ms in -J; DSK avque is raw weighted ms.
 
 const TICKS: Record<string, string> = {
   stime: 'system', utime: 'user', ntime: 'nice', itime: 'idle', wtime: 'iowait', Itime: 'irq', Stime: 'softirq',
@@ -76,5 +76,5 @@ export const JSON_RENAMES: Readonly<Record<string, Readonly<Record<string, strin
   PRD: { ...TASK, rio: 'reads', rsz: 'read_sectors', wio: 'writes', wsz: 'write_sectors', cwsz: 'cancelled_write_sectors' },
 };
 
-/** -J keys printed as strings that hold numbers (atop-format.md §8). */
+/** -J keys printed as strings that hold numbers (docs/atop-format.md §8). */
 export const NUMERIC_STRINGS = new Set(['btime', 'elaps', 'numanr', 'frag', 'speed']);

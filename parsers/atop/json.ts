@@ -1,7 +1,7 @@
 // Parser for atop -J output (atop 2.8+): one JSON object per sample per line, read into the same AtopRecord
 // shape as -P (one record per label instance) with field names mapped by json-fields.ts. Pure, incremental.
 //
-// -J has no RESET/SEP: the first sample a file holds is the since-boot one (atop-format.md §8), so only a
+// -J has no RESET/SEP: the first sample a file holds is the since-boot one (docs/atop-format.md §8), so only a
 // parser started at offset 0 marks its first line since_boot; a later atop restart in the same file cannot
 // be seen. -J prints no local date/time, so `date`/`time` are the UTC ones. All records of a line share
 // its bytes, so origin.offset is the line start plus the record's index: unique and stable, not the exact

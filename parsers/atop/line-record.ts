@@ -1,5 +1,5 @@
 // Reads one line of atop parseable output: a RESET/SEP marker, a blank line, or a data line whose 6-token
-// header (label host epoch date time interval, atop-format.md §3) is followed by the label's fields.
+// header (label host epoch date time interval, docs/atop-format.md §3) is followed by the label's fields.
 import type { AtopFieldValue } from '../../schemas/atop-record.js';
 import { nameFields } from './field-values.js';
 import { LABELS } from './labels/index.js';

@@ -1,4 +1,4 @@
-// Case table for splitting task lines: names and command lines with spaces and parentheses (atop-format.md §4).
+// Case table for splitting task lines: names and command lines with spaces and parentheses (docs/atop-format.md §4).
 import test from 'ava';
 import { tokenizeTask } from './task-tokens.js';
 

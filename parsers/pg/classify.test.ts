@@ -1,5 +1,5 @@
-// Case table for message classification: message texts from pg-format.md §7, the generated PG15 logs and the
-// catalog (pg15-messages.tsv) in English, Russian, German and French, with the figures read by hand.
+// Case table for message classification: message texts from docs/pg-format.md §7, the generated PG15 logs and the
+// catalog (message-catalog.ts, docs/pg-format.md §6) in English, Russian, German and French, with the figures read by hand.
 import test from 'ava';
 import type { PgEvent } from '../../schemas/pg-event.js';
 import { classify, parseDeadlockDetail } from './classify.js';

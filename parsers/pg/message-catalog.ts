@@ -1,5 +1,5 @@
 // PostgreSQL 15 message catalog excerpt: English msgid and its translations, one row per message.
-// Generated from shared/docs/pg15-messages.tsv (msgunfmt of Debian postgresql-15 .mo files); '' = not translated.
+// Extracted with msgunfmt from the Debian postgresql-15 .mo files (docs/pg-format.md §6); '' = not translated.
 // A table, so it runs long by design (STYLE §9).
 
 export const CATALOG_LANGS = ["en","de","es","fr","it","ja","ka","ko","ru","sv","uk","zh_CN"] as const;

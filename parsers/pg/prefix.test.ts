@@ -1,5 +1,5 @@
 // Case table for the log_line_prefix compiler: each row is a prefix, a line written by a server with it (or taken from
-// pg-format.md / the pgBadger fixtures), and the fields read by hand from that line.
+// docs/pg-format.md / the pgBadger fixtures), and the fields read by hand from that line.
 import test from 'ava';
 import { compilePrefix, type PrefixFields } from './prefix.js';
 

@@ -1,4 +1,4 @@
-// The TJ event header `mm:ss.ffffff-duration,NAME,depth` (tj-format.md §2), matched on raw bytes.
+// The TJ event header `mm:ss.ffffff-duration,NAME,depth` (docs/tj-format.md §2), matched on raw bytes.
 // Also accepts the plain-placement form with a full local time `yyyy-mm-ddThh:mm:ss.ffffff-duration,…`.
 
 const ZERO = 0x30;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 // The shape of a DBMS statement: the text with literals, parameters, temp-table numbers and GUIDs
 // normalised away, so that one query shape groups together (issue "Foundation", item 6: sql_hash).
 
-const INLINE_PARAMS = /\np_\d+: [\s\S]*$/; // SQL Server: parameters appended after the text (tj-format.md §4.1)
+const INLINE_PARAMS = /\np_\d+: [\s\S]*$/; // SQL Server: parameters appended after the text (docs/tj-format.md §4.1)
 const STRING_LITERAL = /N?'(?:[^']|'')*'/g;
 const GUID = /\b[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\b/g;
 const HEX = /\b0x[0-9a-fA-F]+\b/g;

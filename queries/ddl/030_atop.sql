@@ -1,5 +1,5 @@
 -- atop samples (atop -P text, parsers/atop/): what atop/atopsar show per sample, derived by parsers/atop/derive.ts.
--- A since-boot sample (after RESET) is never stored: its deltas count from boot (docs atop-format.md §2).
+-- A since-boot sample (after RESET) is never stored: its deltas count from boot (docs/atop-format.md §2).
 -- Rates are per second over the sample's elapsed time; (host, file_key, file_offset) is the sample's place in its
 -- file, and inserts carry insert_deduplication_token = segment id, so a replayed segment stores nothing twice.
 CREATE TABLE IF NOT EXISTS atop_system

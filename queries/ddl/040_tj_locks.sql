@@ -1,4 +1,4 @@
--- Managed-lock trouble per minute, infobase, lock space and context (tj-format.md §5), fed from tj_events on every
+-- Managed-lock trouble per minute, infobase, lock space and context (docs/tj-format.md §5), fed from tj_events on every
 -- insert, so `report locks` sums minutes instead of scanning every TLOCK of a long window (issue #5 item 5).
 -- Units: `waits`/`wait_us_*` count a TLOCK that waited once per lock space it names (a request on two spaces
 -- counts in both, as tj-lock-waits.sql does); `wait_events`/`wait_event_us_sum` count it once, on its first space,

@@ -1,6 +1,6 @@
--- Server calls (TJ CALL, tj-format.md §4.2) per minute of their start, infobase and first context line, with the
+-- Server calls (TJ CALL, docs/tj-format.md §4.2) per minute of their start, infobase and first context line, with the
 -- count per 10 ms run-time bucket: what `report apdex` needs to give key operations defined by a context rule in the
--- config (ingest/apdex/config.ts) their APDEX for any T, without reading every CALL again (apdex.md §3, §4).
+-- config (ingest/apdex/config.ts) their APDEX for any T, without reading every CALL again (docs/apdex.md §3, §4).
 -- Bucket b holds calls in ((b-1)·10 ms, b·10 ms], b = ceil(duration / 10 ms): with T in whole 10 ms (the config
 -- insists, as SSL stores T), d ≤ T ⇔ b ≤ T/10 ms holds exactly, as in apdex_minute (010_apdex.sql). Rules match the
 -- first context line, so rows are per distinct line per minute — far fewer than the calls of a load test.

@@ -1,5 +1,5 @@
 -- PostgreSQL lock-wait episodes in a window with the 1C side of the waiter and of its (first) holder: TJ DB
--- events carry the PostgreSQL backend pid as `dbpid` (tj-format.md §3). The TJ journal writes an event at its
+-- events carry the PostgreSQL backend pid as `dbpid` (docs/tj-format.md §3). The TJ journal writes an event at its
 -- end, so the waiter's statement is its first TJ event ending after the wait began; the holder took the lock
 -- before the wait, so it is named by its last TJ event before the wait began.
 SELECT

@@ -1,6 +1,6 @@
 -- Provisional APDEX of server calls: CALL events grouped by the first line of their context (the form
 -- or command a user ran), with one target time T for all. APDEX = (S + A/2) / N, where S = calls within
--- T, A = calls within 4T (apdex.md §1). For a first look at which contexts to name as key operations: named
+-- T, A = calls within 4T (docs/apdex.md §1). For a first look at which contexts to name as key operations: named
 -- operations with their own T, priority and minimum level come from the config's `apdex.operations` rules and
 -- are reported by apdex.sql beside the export's (`report apdex --config FILE`).
 SELECT

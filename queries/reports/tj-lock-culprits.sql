@@ -1,4 +1,4 @@
--- Who blocked whom, tj-format.md §5.4 steps 1–3, one row per victim and culprit connection:
+-- Who blocked whom, docs/tj-format.md §5.4 steps 1–3, one row per victim and culprit connection:
 --   victims   a TLOCK that waited (kind `wait`), a TTIMEOUT (`timeout`) paired with its own TLOCK of the wait
 --             (same infobase and connection, written at most 1 s before: §5.2), each TDEADLOCK edge (`deadlock`,
 --             the edge's waiter is the victim of its holder: §5.3);

@@ -1,4 +1,4 @@
--- Lock timeouts (TTIMEOUT) and deadlocks (TDEADLOCK) with their culprits (tj-format.md §5.4 steps 1–2):
+-- Lock timeouts (TTIMEOUT) and deadlocks (TDEADLOCK) with their culprits (docs/tj-format.md §5.4 steps 1–2):
 -- the culprit connections are the WaitConnections ids, or for a deadlock the holders of the edges on
 -- which the victim waits (`<waiter> <holder> <space> …`, §5.3); each is resolved within the same
 -- infobase to its last event before the victim's, for its user and context.

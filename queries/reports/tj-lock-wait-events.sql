@@ -1,4 +1,4 @@
--- Managed-lock waits one by one (TLOCK with WaitConnections, tj-format.md §5.1): who waited, on which lock
+-- Managed-lock waits one by one (TLOCK with WaitConnections, docs/tj-format.md §5.1): who waited, on which lock
 -- spaces, how long, and for which connections. tj-lock-waits.sql sums the same events per lock space; (file_key,
 -- file_offset) joins each to its culprits in tj-lock-culprits.sql.
 SELECT

@@ -1,4 +1,4 @@
--- Managed-lock waits (TLOCK that had to wait: WaitConnections not empty, tj-format.md §5.1) per lock
+-- Managed-lock waits (TLOCK that had to wait: WaitConnections not empty, docs/tj-format.md §5.1) per lock
 -- space: how many, total and longest wait, and how many connections waited.
 SELECT
     infobase,

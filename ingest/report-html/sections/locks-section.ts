@@ -1,6 +1,6 @@
 // The 1C managed-lock section: lock events and time spent waiting per minute, the lock spaces and contexts that
 // waited most, and every lock timeout and deadlock with the connection that caused it and the lock it held
-// (tj-format.md §5; the document of `report locks`).
+// (docs/tj-format.md §5; the document of `report locks`).
 import type { LocksSection, ReportPage } from '../report-page.js';
 import type { Deadlock, LockCulprit, LockTimeout } from '../../cli/locks-report-output.js';
 import { clip, esc, fmt, table } from '../html.js';

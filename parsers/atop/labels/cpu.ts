@@ -1,5 +1,5 @@
 // Field names of the processor labels: CPU (total), cpu (per core), CPL (load), NUC (per NUMA node), LLC
-// (last-level cache, Intel RDT). Ticks are clock ticks (divide by `hertz`), Δ over the interval (atop-format.md §5).
+// (last-level cache, Intel RDT). Ticks are clock ticks (divide by `hertz`), Δ over the interval (docs/atop-format.md §5).
 import { fieldTable } from './layout.js';
 
 /** Tick counters shared by CPU, cpu and NUC, in the order atop prints them; guest is already inside user. */

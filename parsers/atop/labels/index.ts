@@ -1,5 +1,5 @@
 // Registry of every label atop 2.4–2.13 prints in parseable output: how a line's tokens are found and
-// which field table names them. Order is the fixed print order inside a sample (parseable.c, atop-format.md §2).
+// which field table names them. Order is the fixed print order inside a sample (parseable.c, docs/atop-format.md §2).
 import { CPL_TABLE, CPU_CORE_TABLE, CPU_TABLE, LLC_TABLE, NUC_TABLE } from './cpu.js';
 import { DSK_TABLE, LVM_TABLE, MDD_TABLE, NFC_TABLE, NFM_TABLE, NFS_TABLE } from './disk.js';
 import { GPU_TABLE } from './gpu.js';

@@ -1,5 +1,5 @@
 // Labels our corpus host could not produce (no GPU, LVM, MD, NFS mount, InfiniBand, NUMA > 1, RDT): lines
-// built from the token positions of atop-format.md §5, read through the whole line reader.
+// built from the token positions of docs/atop-format.md §5, read through the whole line reader.
 import test from 'ava';
 import { readLine } from '../line-record.js';
 

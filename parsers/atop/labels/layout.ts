@@ -1,4 +1,4 @@
-// How a label's fields are named in each atop version. atop only ever appends fields (atop-format.md §4,
+// How a label's fields are named in each atop version. atop only ever appends fields (docs/atop-format.md §4,
 // upstream issue #136), so one table of (field, first version printing it) gives every version's layout,
 // and the number of tokens on a line tells which layout, hence which versions, printed it (§6).
 export const ATOP_VERSIONS = ['2.4', '2.5', '2.6', '2.7', '2.8', '2.9', '2.10', '2.11', '2.12', '2.13'] as const;

@@ -1,5 +1,5 @@
 // Field names of the memory labels: MEM, SWP (pages, gauges), PAG (paging Δ), PSI (pressure), NUM (per
-// NUMA node). Pages are `pagesize` bytes; the version tags follow the matrix in atop-format.md §6.
+// NUMA node). Pages are `pagesize` bytes; the version tags follow the matrix in docs/atop-format.md §6.
 import { fieldTable } from './layout.js';
 
 export const MEM_TABLE = fieldTable('MEM', [

@@ -1,6 +1,6 @@
 // Field names of the per-task labels PRG (general), PRC (cpu), PRM (memory), PRD (disk), PRN (network,
 // needs netatop) and PRE (GPU). Every process line (is_process y) is followed by its thread lines (n),
-// the main thread included, so never sum y and n lines (atop-format.md §4).
+// the main thread included, so never sum y and n lines (docs/atop-format.md §4).
 import { fieldTable } from './layout.js';
 
 const TASK = ['pid', 'name:p', 'state:s'];

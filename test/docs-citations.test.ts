@@ -1,0 +1,76 @@
+// The repository stands alone: every `*.md` that code (.ts, .js, .sql, .sh, templates) or documentation cites must
+// be a file of the repository, found from the repository root or from the citing file's folder. Nothing may point
+// into ../shared for documentation; only the corpus (test data, ../shared/corpus) is cited from outside.
+import test from 'ava';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SKIP = new Set(['node_modules', 'dist', '.git', 'perfpipe-data', 'bench/work']);
+const CITING = /\.(ts|js|sql|sh|md|tmpl)$/;
+/** Documents of the corpus (test data under ../shared/corpus) that tests quote figures from. */
+const CORPUS_DOCS = new Set(['PROVENANCE.md', 'EXPECTED.md', 'generated/EXPECTED.md']);
+/** A file name ending in `.md`, with the folders written before it; not part of a URL. */
+const CITATION = /(?<![\w/.:-])((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w.-]+\.md)\b/g;
+
+function* files(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (SKIP.has(relative(root, path))) continue;
+    if (statSync(path).isDirectory()) yield* files(path);
+    else if (CITING.test(name)) yield path;
+  }
+}
+
+interface Citation { file: string; line: number; cited: string }
+
+function citations(): Citation[] {
+  const out: Citation[] = [];
+  for (const file of files(root)) {
+    readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
+      for (const m of text.matchAll(CITATION)) out.push({ file: relative(root, file), line: i + 1, cited: m[1] as string });
+    });
+  }
+  return out;
+}
+
+/** Why the citation does not resolve to a file of the repository, or null. */
+function problem(c: Citation): string | null {
+  if (c.cited.includes('../shared/') || c.cited.startsWith('shared/')) {
+    return c.cited.includes('corpus/') ? null : 'points into ../shared, outside the repository';
+  }
+  if (CORPUS_DOCS.has(c.cited)) return null;
+  if (existsSync(join(root, c.cited)) || existsSync(join(root, dirname(c.file), c.cited))) return null;
+  return 'no such file in the repository (documentation lives in docs/)';
+}
+
+test('the scan finds the citations it is meant to check', (t) => {
+  const cited = new Set(citations().map((c) => c.cited));
+  // Two citations that certainly exist in code: if the pattern stopped matching, every other check would be empty.
+  t.true(cited.has('docs/tj-format.md'), 'docs/tj-format.md is cited by the TJ parser');
+  t.true(cited.has('docs/write-path.md'), 'docs/write-path.md is cited by bin/perfpipe.js');
+});
+
+test('every *.md cited in code, SQL and docs is a file of the repository', (t) => {
+  const missing = citations().flatMap((c) => {
+    const why = problem(c);
+    return why === null ? [] : [`${c.file}:${c.line}: ${c.cited}: ${why}`];
+  });
+  t.deepEqual(missing, []);
+});
+
+test('the documents the code cites by section exist, with the sections cited', (t) => {
+  const SECTION = /(docs\/[\w-]+\.md) §(\d+(?:\.\d+)?)/g;
+  const missing: string[] = [];
+  for (const file of files(root)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(SECTION)) {
+      const doc = join(root, m[1] as string);
+      if (!existsSync(doc)) continue; // reported by the test above
+      const heading = new RegExp(`^#+ ${(m[2] as string).replace('.', '\\.')}\\.? `, 'm');
+      if (!heading.test(readFileSync(doc, 'utf8'))) missing.push(`${relative(root, file)}: ${m[1]} §${m[2]}`);
+    }
+  }
+  t.deepEqual([...new Set(missing)], []);
+});
