@@ -22,6 +22,7 @@ const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL a
   perfpipe runs start NAME | stop | list   named load-test runs; reports take --run NAME
   perfpipe report apdex|locks|pg-locks   APDEX per key operation; lock timeouts, deadlocks, waits
   perfpipe report run-compare A B    two runs side by side
+  perfpipe report runs               every run, oldest first: APDEX, worst operation, lock trouble
   perfpipe report all --html FILE    one self-contained HTML page with every chart
                                      (--run NAME | --from TIME --to TIME, --format table|json|csv)
   perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)

@@ -1,5 +1,5 @@
 // The HTML report as one self-contained file: header with run and window, headline numbers, then one section per
-// report (APDEX, 1C locks, PostgreSQL locks, atop, or a run comparison). Pure: a ReportPage in, a string out. The
+// report (APDEX, 1C locks, PostgreSQL locks, atop, a run comparison, or the run history). Pure: a ReportPage in, a string out. The
 // page has no script and loads nothing: charts are inline SVG and the stylesheet is inline.
 import type { ReportPage } from './report-page.js';
 import { esc } from './html.js';
@@ -10,11 +10,13 @@ import { atopSection } from './sections/atop-section.js';
 import { compareSection } from './sections/compare-section.js';
 import { locksSection } from './sections/locks-section.js';
 import { pgLocksSection } from './sections/pg-locks-section.js';
+import { runsSection } from './sections/runs-section.js';
 import { summaryCards } from './sections/summary.js';
 
 export function renderReportPage(page: ReportPage): string {
   const tz = page.timeZone;
   const sections: Array<[string, string, string]> = [];
+  if (page.runs) sections.push(['runs', 'Run history', runsSection(page.runs, page)]);
   if (page.compare) sections.push(['compare', 'Run comparison', compareSection(page.compare, page)]);
   if (page.apdex) sections.push(['apdex', 'APDEX', apdexSection(page.apdex, page)]);
   if (page.locks) sections.push(['locks', '1C managed locks', locksSection(page.locks, page)]);

@@ -2,6 +2,7 @@
 // into one HTML file. A section is absent when its report was not asked for (or, for atop, has no samples).
 import type { ApdexReport } from '../cli/apdex-report-output.js';
 import type { LocksReport } from '../cli/locks-report-output.js';
+import type { RunHistoryRow } from '../runs/run-history.js';
 
 /** A row of apdex.sql run over one minute; `t` is the minute's start, Unix s. */
 export interface ApdexMinute {
@@ -60,6 +61,9 @@ export interface CompareSection {
   windows: Array<{ from: number; to: number }>;
 }
 
+/** `perfpipe report runs --format json`'s runs, oldest first, and the APDEX pass mark the chart draws. */
+export interface RunsSection { runs: RunHistoryRow[]; passMark: number }
+
 export interface ReportPage {
   title: string;
   /** The run the window belongs to, or null for a window given by --from/--to. */
@@ -77,4 +81,5 @@ export interface ReportPage {
   pg?: PgSection;
   atop?: AtopSection;
   compare?: CompareSection;
+  runs?: RunsSection;
 }

@@ -12,13 +12,14 @@ import { openStoreAccess } from '../store-access.js';
 import { rowsCsv, rowsTable } from '../rows-output.js';
 import { runCompare } from '../run-compare.js';
 import { runWindow } from './runs.js';
+import { reportRunsCommand } from './report-runs.js';
 import { reportParamsFromConfig } from '../../apdex/key-operation-params.js';
 import { isValidTimeZone } from '../../../parsers/tj/event-time.js';
 import { systemTimeZone } from '../../source/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../report-html/collect-page.js';
 import { writeReportPage } from '../../report-html/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | all | run-compare A B) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -76,8 +77,12 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (name === undefined) throw new ConfigError(`report: no report named\nusage: ${USAGE}`);
   if (values.tz !== undefined && values.html === undefined) throw new ConfigError('--tz sets the time zone of the HTML page; give --html FILE too');
   if (name === 'run-compare') return compareCommand(extra, values);
+  if (name === 'runs') {
+    if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
+    return reportRunsCommand(values, values.html === undefined ? null : htmlZone(values));
+  }
   const report = REPORTS[name];
-  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'all', 'run-compare'].join(', ')}`);
+  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'all', 'run-compare', 'runs'].join(', ')}`);
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
   if (values.html !== undefined) return htmlCommand(name, values.html, htmlZone(values), values);
   if (report === undefined) throw new ConfigError(`report ${name}: the full report is an HTML page; give --html FILE`);
