@@ -1,4 +1,4 @@
-// Assembles `run` and `ingest` (ARCHITECTURE §6). The embedded default: sources → in-process bus → ClickHouse
+// Assembles `run` and `ingest` (docs/architecture.md §6). The embedded default: sources → in-process bus → ClickHouse
 // sink, checkpoints in the data directory. With `bus.type: kafka`, `run` is an agent and a sink in one
 // process, joined through the Kafka topics (the same code as `perfpipe agent` and `perfpipe sink`).
 import type { Logger } from 'pino';
@@ -28,6 +28,11 @@ export interface Pipeline {
   metrics: LiveMetrics;
   /** Backfill: resolves when every source read everything and it was stored. */
   done(): Promise<void>;
+  /**
+   * Sends every alert notice still waiting (group_wait) and stops alerting; resolves once the channels settled,
+   * so the `alerts` table holds every alert of the data read so far (`perfpipe demo` reports them next).
+   */
+  stopAlerts(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,9 +45,10 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
   const applied = await migrate(store);
-  if (applied.length > 0) log.info({ applied, store: store.where }, 'schema migrations applied');
+  // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
+  if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
   const retained = await applyRetention(store, config.retention);
-  if (retained.length > 0) log.info({ retention: retained, store: store.where }, 'retention changed');
+  if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
   const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
@@ -61,6 +67,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     store, bus, sources, metrics,
     async done() {
       await Promise.all(sources.map((s) => s.done()));
+    },
+    async stopAlerts() {
+      await alerter?.stop();
     },
     stop() {
       stopped ??= (async () => {
@@ -92,6 +101,7 @@ async function startOnKafka(config: Config, log: Logger): Promise<Pipeline> {
   return {
     store: sink.service.store, bus: started.bus, sources: started.sources, metrics,
     done: () => Promise.all(started.sources.map((s) => s.done())).then(() => undefined),
+    stopAlerts: () => sink.stopAlerts(),
     stop() {
       stopped ??= (async () => {
         await started.stop();

@@ -17,6 +17,8 @@ export interface Sink {
   service: SinkService;
   bus: KafkaBus;
   metrics: LiveMetrics;
+  /** Sends the alert notices still waiting and stops alerting (the pipeline's stopAlerts). Safe before stop(). */
+  stopAlerts(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   let stopped: Promise<void> | undefined;
   return {
     service, bus: running, metrics,
+    stopAlerts: () => alerter.stop(),
     stop() {
       stopped ??= (async () => {
         // Ends insert retries: the segment in hand stays uncommitted and is read again by the next member.
