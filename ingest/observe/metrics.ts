@@ -1,12 +1,14 @@
-// Counters and gauges with labels, rendered in the Prometheus text format for `/metrics`. Small on
-// purpose: a handful of series per source and table, no dependency.
+// Counters, gauges and summaries (sum and count, no quantiles) with labels, rendered in the Prometheus text
+// format for `/metrics`. Small on purpose: a handful of series per source and table, no dependency.
+// test/metrics-prometheus.test.ts holds every page to `promtool check metrics` and a real scrape.
 
 type Labels = Record<string, string>;
 
 interface Series {
   help: string;
-  type: 'counter' | 'gauge';
-  values: Map<string, { labels: Labels; value: number }>;
+  type: 'counter' | 'gauge' | 'summary';
+  /** For a summary, `value` is the sum of the observations and `count` their number. */
+  values: Map<string, { labels: Labels; value: number; count: number }>;
 }
 
 export class Metrics {
@@ -26,11 +28,25 @@ export class Metrics {
     const key = JSON.stringify(labels);
     const v = s.values.get(key);
     if (v) v.value += by;
-    else s.values.set(key, { labels, value: by });
+    else s.values.set(key, { labels, value: by, count: 0 });
+  }
+
+  /**
+   * One observation of a summary: rendered as `<name>_sum` and `<name>_count` under `# TYPE <name> summary`, the
+   * shape Prometheus expects for a total time and its number of timings (two counters named so fail promtool).
+   */
+  observe(name: string, help: string, labels: Labels, value: number): void {
+    const s = this.get(name, help, 'summary');
+    const key = JSON.stringify(labels);
+    const v = s.values.get(key);
+    if (v) {
+      v.value += value;
+      v.count += 1;
+    } else s.values.set(key, { labels, value, count: 1 });
   }
 
   set(name: string, help: string, labels: Labels, value: number): void {
-    this.get(name, help, 'gauge').values.set(JSON.stringify(labels), { labels, value });
+    this.get(name, help, 'gauge').values.set(JSON.stringify(labels), { labels, value, count: 0 });
   }
 
   value(name: string, labels: Labels = {}): number {
@@ -48,9 +64,11 @@ export class Metrics {
     const out: string[] = [];
     for (const [name, s] of this.series) {
       out.push(`# HELP ${name} ${s.help}`, `# TYPE ${name} ${s.type}`);
-      for (const { labels, value } of s.values.values()) {
+      for (const { labels, value, count } of s.values.values()) {
         const l = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',');
-        out.push(`${name}${l ? `{${l}}` : ''} ${value}`);
+        const braces = l ? `{${l}}` : '';
+        if (s.type === 'summary') out.push(`${name}_sum${braces} ${value}`, `${name}_count${braces} ${count}`);
+        else out.push(`${name}${braces} ${value}`);
       }
     }
     return `${out.join('\n')}\n`;

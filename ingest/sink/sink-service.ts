@@ -76,8 +76,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
         m.inc('perfpipe_sink_events_out_total', 'Events acknowledged by ClickHouse', l, valid.records);
         m.inc('perfpipe_sink_segments_out_total', 'Segments acknowledged by ClickHouse', l);
         m.inc('perfpipe_sink_bytes_out_total', 'Source-file bytes covered by segments ClickHouse acknowledged', l, segment.end - segment.start);
-        m.inc('perfpipe_sink_batch_seconds_sum', 'Time from a segment handed over to its rows acknowledged', {}, (performance.now() - t0) / 1000);
-        m.inc('perfpipe_sink_batch_seconds_count', 'Segments timed in perfpipe_sink_batch_seconds_sum');
+        m.observe('perfpipe_sink_batch_seconds', 'Time from a segment handed over to its rows acknowledged', {}, (performance.now() - t0) / 1000);
       } catch (error) {
         m.inc('perfpipe_sink_failures_total', 'Segments the sink failed to store (the bus retries them)', l);
         throw error;
