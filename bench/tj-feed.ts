@@ -21,7 +21,7 @@ export function feedTjFile(
   const fd = openSync(path, 'r');
   try {
     for (let position = 0; ; ) {
-      // A fresh buffer per read: the tailer hands each chunk over and never reuses it (ARCHITECTURE §1 Source).
+      // A fresh buffer per read: the tailer hands each chunk over and never reuses it (docs/architecture.md §1 Source).
       const buf = Buffer.allocUnsafe(CHUNK);
       const n = readSync(fd, buf, 0, CHUNK, position);
       const t0 = process.hrtime.bigint();

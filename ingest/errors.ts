@@ -1,4 +1,4 @@
-// Operational failures (STYLE §5): a base with direct subclasses, each saying whether a retry can help.
+// Operational failures (docs/style.md §5): a base with direct subclasses, each saying whether a retry can help.
 // Data problems are not errors: they are IngestError records (schemas/ingest-error.ts).
 
 export class PerfpipeError extends Error {

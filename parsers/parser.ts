@@ -1,4 +1,4 @@
-// The contract every format parser keeps: bytes in, records out, no I/O, no clock, no logger (STYLE §2).
+// The contract every format parser keeps: bytes in, records out, no I/O, no clock, no logger (docs/style.md §2).
 import type { IngestError } from '../schemas/ingest-error.js';
 
 export interface ParseOutput<E> {

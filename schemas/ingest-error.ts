@@ -1,4 +1,4 @@
-// A piece of input no parser could turn into an event: stored, counted, never thrown (STYLE §5).
+// A piece of input no parser could turn into an event: stored, counted, never thrown (docs/style.md §5).
 import type { z } from 'zod';
 import { col, tableLayout } from './columns.js';
 

@@ -1,4 +1,4 @@
-// Where an event or an ingest error came from: the unit every guarantee is stated in (ARCHITECTURE §1, §3).
+// Where an event or an ingest error came from: the unit every guarantee is stated in (docs/architecture.md §1, §3).
 import { z } from 'zod';
 
 export const OriginSchema = z.strictObject({

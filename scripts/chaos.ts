@@ -1,4 +1,4 @@
-// `npm run chaos`: the distributed shape under kill -9 (ARCHITECTURE §3 "Prove it"). TJ files grow while one
+// `npm run chaos`: the distributed shape under kill -9 (docs/architecture.md §3 "Prove it"). TJ files grow while one
 // agent and one sink run as child processes; each is SIGKILLed at random moments and restarted, the broker is
 // restarted once; after the pipeline drained, ClickHouse is compared with what the writer wrote. The last line
 // is `chaos: written=N stored=N lost=0 duplicated=0`; exit 1 when anything was lost or duplicated, 2 when the run broke.

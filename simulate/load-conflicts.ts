@@ -1,6 +1,6 @@
 // One lock conflict between two connections of one infobase, written from both sides so that every file agrees:
 // the victim's and the culprit's TJ operations (TLOCK/TTIMEOUT/TDEADLOCK per docs/tj-format.md §5, or the blocked
-// DBPOSTGRS statement), the PostgreSQL lock-wait lines of their backends (dbpid = PostgreSQL pid, pg-format §7.1–7.2),
+// DBPOSTGRS statement), the PostgreSQL lock-wait lines of their backends (dbpid = PostgreSQL pid, docs/pg-format.md §7),
 // and what perfpipe's reports must find (load-expected.ts).
 //
 // Managed (1C-level) conflicts never reach PostgreSQL: the lock manager holds the victim before any SQL runs. Row
@@ -33,7 +33,7 @@ export interface Conflict {
   pg: PgLogEntry[];
 }
 
-/** deadlock_timeout = 1 s: PostgreSQL logs a wait once it has lasted this long (pg-format §7.1). */
+/** deadlock_timeout = 1 s: PostgreSQL logs a wait once it has lasted this long (docs/pg-format.md §7, lock waits). */
 const DEADLOCK_TIMEOUT_US = 1_000_000;
 
 /** First context line of the culprit's last event before `atUs`: how the reports name what the culprit was doing. */
@@ -199,7 +199,7 @@ function pgWait(ctx: ConflictContext, t0: number, culprit: SimSession, victim: S
 /**
  * Two transactions update two rows in opposite order. `first` waits on `second`'s row and logs it after 1 s;
  * `second` then waits on `first`'s row, its deadlock check finds the cycle: it is the victim (ERROR 40P01,
- * pg-format §7.2), its transaction aborts, and `first` acquires the row.
+ * docs/pg-format.md §7, deadlock), its transaction aborts, and `first` acquires the row.
  */
 function pgDeadlock(ctx: ConflictContext, t0: number, first: SimSession, second: SimSession): Conflict {
   const { rng } = ctx;

@@ -101,7 +101,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     pgEntries++;
     pgLines += e.lines.length;
   };
-  // The postmaster's line opens the log; it stops at %q (pg-format §3).
+  // The postmaster's line opens the log; it stops at %q (docs/pg-format.md §3).
   writePg({ at_us: startUs - 60_000_000, pid: 812, session: false, lines: [{ label: 'LOG', text: 'database system is ready to accept connections' }] });
 
   // atop: the since-boot sample at the start, then one per interval with the activity of that interval.

@@ -19,7 +19,7 @@ export interface PgLogEntry {
 
 export type PgLineLabel = 'LOG' | 'ERROR' | 'FATAL' | 'DETAIL' | 'HINT' | 'CONTEXT' | 'STATEMENT';
 
-/** The prefix PostgreSQL's Debian packages configure (pg-format §3); what the simulator writes by default. */
+/** The prefix PostgreSQL's Debian packages configure (docs/pg-format.md §3); what the simulator writes by default. */
 export const DEBIAN_PREFIX = '%m [%p] %q%u@%d ';
 
 const ESCAPES = new Set(['m', 't', 'n', 'p', 'u', 'd', 'a', 'l', 'c', 's', 'q', 'h', 'r', 'x', 'e', 'v', 'b', '%']);
@@ -72,7 +72,7 @@ export function createPgLogWriter(prefix: string = DEBIAN_PREFIX): PgLogWriter {
         case 'b': out += e.session ? 'client backend' : 'postmaster'; break;
         case '%': out += '%'; break;
         case 'q': if (!e.session) return out; break;
-        // Session-only escapes print empty outside a client backend (pg-format §3).
+        // Session-only escapes print empty outside a client backend (docs/pg-format.md §3).
         case 'u': out += e.session ? (e.user ?? '') : ''; break;
         case 'd': out += e.session ? (e.database ?? '') : ''; break;
         case 'a': out += e.session ? (e.application ?? '') : ''; break;
@@ -89,7 +89,7 @@ export function createPgLogWriter(prefix: string = DEBIAN_PREFIX): PgLogWriter {
       for (const line of entry.lines) {
         const n = (lineNumbers.get(entry.pid) ?? 0) + 1;
         lineNumbers.set(entry.pid, n);
-        // Every embedded line break becomes "\n\t" (pg-format §2 TAB_LINE).
+        // Every embedded line break becomes "\n\t" (docs/pg-format.md §2 tab-line).
         text += `${render(entry, n)}${line.label}:  ${line.text.replaceAll('\n', '\n\t')}\n`;
       }
       return text;

@@ -60,6 +60,35 @@ test('every *.md cited in code, SQL and docs is a file of the repository', (t) =
   t.deepEqual(missing, []);
 });
 
+/**
+ * Pointers that name a document without a path of the repository, or a place outside it: a bare capitalised
+ * name with a section (the design and style notes outside the clone were cited that way), a short document name
+ * with a section instead of its `docs/…` path, the shared folder beside the clone for anything but the corpus,
+ * and absolute paths of the machine the code was written on.
+ */
+const OUTSIDE: Array<[RegExp, string]> = [
+  [/(?<![\w/.-])[A-Z][A-Z_]{2,}(?:\.md)? §\d/, 'a document by a bare name; cite docs/<name>.md §N'],
+  [/(?<![\w/.-])[a-z]\w*(?:-\w+)+ §\d/, 'a document by a short name; cite its docs/<name>.md path'],
+  [/(?:\.\.\/)+shared\/(?!corpus\b)/, 'points into ../shared, outside the repository (only the corpus lives there)'],
+  [/(?<![\w.-])\/(?:work|tmp\/helpers)\//, 'an absolute path outside the repository'],
+];
+
+test('no citation points outside the repository or names a document without its path', (t) => {
+  const self = relative(root, fileURLToPath(import.meta.url));
+  const found: string[] = [];
+  for (const file of files(root)) {
+    const name = relative(root, file);
+    if (name === self) continue; // its patterns above would match themselves
+    readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
+      for (const [pattern, why] of OUTSIDE) {
+        const m = pattern.exec(text);
+        if (m && ![...CORPUS_DOCS].some((doc) => m[0].startsWith(doc))) found.push(`${name}:${i + 1}: ${m[0]}: ${why}`);
+      }
+    });
+  }
+  t.deepEqual(found, []);
+});
+
 test('the documents the code cites by section exist, with the sections cited', (t) => {
   const SECTION = /(docs\/[\w-]+\.md) §(\d+(?:\.\d+)?)/g;
   const missing: string[] = [];

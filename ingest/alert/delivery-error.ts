@@ -1,4 +1,4 @@
-// A notification POST that failed: which channel, and whether a retry can help (STYLE §5).
+// A notification POST that failed: which channel, and whether a retry can help (docs/style.md §5).
 import { PerfpipeError } from '../errors.js';
 
 export class AlertDeliveryError extends PerfpipeError {

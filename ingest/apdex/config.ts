@@ -1,6 +1,6 @@
 // Key-operation settings for `report apdex` (issue #5 items 1b, 2; docs/apdex.md §1–§3): operations measured from TJ
 // CALL events by a context rule, and overrides of what the performance-evaluation export says (T, priority, minimum
-// level). Every key has its unit and default here, and nowhere else (STYLE §4); this block is the user documentation.
+// level). Every key has its unit and default here, and nowhere else (docs/style.md §4); this block is the user documentation.
 import { z } from 'zod';
 
 /** T in whole 10 ms (SSL keeps T as Number 15.2): the per-minute rollups count runs in 10 ms buckets, exact for such T. */

@@ -1,4 +1,4 @@
-// The contract every Bus passes (STYLE §3): one suite, run on the memory bus and on a real Kafka broker.
+// The contract every Bus passes (docs/style.md §3): one suite, run on the memory bus and on a real Kafka broker.
 // Where the two differ by design — what a resolved publish means — the suite checks each one's promise.
 import type { TestFn } from 'ava';
 import type { Bus, Family, Segment } from './bus.js';

@@ -1,4 +1,4 @@
-// Operational failure of a bus (STYLE §5): what happened, where (topic/partition/offset) and whether a retry helps.
+// Operational failure of a bus (docs/style.md §5): what happened, where (topic/partition/offset) and whether a retry helps.
 // Subclasses Error directly until the shared PerfpipeError base exists; then it becomes its direct subclass.
 
 export interface BusErrorContext {

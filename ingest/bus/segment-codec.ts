@@ -60,7 +60,7 @@ export function messageKey(host: string, fileKey: string): string {
 /**
  * Largest value of one message. A broker refuses messages over `message.max.bytes` (1 MiB by default) for good,
  * and a refused segment would be retried forever and stall its file; a single row above this bound travels as an
- * ingest error that names it instead (ARCHITECTURE §3: bad input never stops the pipeline). Headroom is left for
+ * ingest error that names it instead (docs/architecture.md §3: bad input never stops the pipeline). Headroom is left for
  * headers and the batch envelope.
  */
 export const MESSAGE_BYTES = 900 * 1024;

@@ -1,5 +1,5 @@
 // A FIFO counting semaphore: the bound that turns "too many segments in flight" into waiting publishers
-// (backpressure, ARCHITECTURE §3 "Bounded memory"). Waiters are served in arrival order, which keeps
+// (backpressure, docs/architecture.md §3 "Bounded memory"). Waiters are served in arrival order, which keeps
 // segments of one file in publish order.
 
 export class Slots {

@@ -1,5 +1,5 @@
 // Lag per source file for /metrics: bytes on disk not yet acknowledged downstream (by Kafka for an agent,
-// by ClickHouse for the embedded default), tracked from the source's own calls (STYLE §3), no peeking inside.
+// by ClickHouse for the embedded default), tracked from the source's own calls (docs/style.md §3), no peeking inside.
 import { stat } from 'node:fs/promises';
 import type { SourceEvents } from '../source/source-events.js';
 

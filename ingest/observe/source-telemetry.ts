@@ -1,4 +1,4 @@
-// Turns source and sink calls into pino lines and Prometheus counters, in one place (STYLE §3).
+// Turns source and sink calls into pino lines and Prometheus counters, in one place (docs/style.md §3).
 import type { Logger } from 'pino';
 import type { SourceEvents } from '../source/source-events.js';
 import type { SinkEvents } from '../sink/clickhouse-sink.js';

@@ -1,4 +1,4 @@
-// Reads what is new in one atop raw log into segments, with the guarantees of the file sources (ARCHITECTURE §3)
+// Reads what is new in one atop raw log into segments, with the guarantees of the file sources (docs/architecture.md §3)
 // restated in sample epochs instead of byte offsets:
 //
 // - A segment covers the samples of one file whose epochs lie in [start, end); its id, and so the ClickHouse

@@ -1,4 +1,4 @@
-// Durable read positions of a source's files (ARCHITECTURE §3): an append-only journal of intents
+// Durable read positions of a source's files (docs/architecture.md §3): an append-only journal of intents
 // ("range [s, e) of file K is being published") and acknowledgements, compacted into a snapshot.
 //
 // An intent is fsync'ed before its segment is published; an ack is written lazily after the segment

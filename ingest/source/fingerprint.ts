@@ -1,4 +1,4 @@
-// File identity (ARCHITECTURE §1, docs/tailing.md §1): a hash of the first line after the BOM plus the
+// File identity (docs/architecture.md §1, docs/tailing.md §1): a hash of the first line after the BOM plus the
 // device and inode. Content alone confuses two files with equal first lines; inode alone confuses a
 // deleted file with the next file that reuses its inode. A file whose first line is not complete yet
 // has no identity and is not read (Vector does the same).

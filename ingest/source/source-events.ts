@@ -1,5 +1,5 @@
 // What sources tell the outside world. Tailers do not log: they call this narrow object and the CLI
-// turns the calls into pino lines and Prometheus counters in one place (STYLE §3).
+// turns the calls into pino lines and Prometheus counters in one place (docs/style.md §3).
 import type { LimitKind } from './record-limits.js';
 
 export interface SourceEvents {

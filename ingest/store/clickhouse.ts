@@ -1,4 +1,4 @@
-// One client API for both shapes (ARCHITECTURE §6): @clickhouse/client over HTTP to a ClickHouse
+// One client API for both shapes (docs/architecture.md §6): @clickhouse/client over HTTP to a ClickHouse
 // server, or the same client over the embedded engine (chdb/connection) in a data directory.
 // Credentials come from the environment, never from config files or flags, and are never logged.
 import { mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Versioned, idempotent DDL (ARCHITECTURE §5): `queries/ddl/NNN_name.sql` files applied in order at
+// Versioned, idempotent DDL (docs/architecture.md §5): `queries/ddl/NNN_name.sql` files applied in order at
 // start-up; each statement is safe to run again (CREATE … IF NOT EXISTS), and `schema_migrations`
 // records what was applied so that a changed file is noticed.
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Decides what an entry means (lock wait, deadlock, duration, checkpoint…) from its message in any catalog
-// language, and extracts the typed figures (pg-format §7). Unrecognised messages fall back on their severity.
+// language, and extracts the typed figures (docs/pg-format.md §7). Unrecognised messages fall back on their severity.
 import type { PgDeadlockParticipant, PgEvent, PgLock } from '../../schemas/pg-event.js';
 import { parseLockObject, relationFromContext } from './lock-object.js';
 import { CATALOG } from './message-catalog.js';
@@ -65,7 +65,7 @@ const LOCK_PHASE: Readonly<Record<string, PgLock['phase']>> = {
 const LATE: readonly string[] = [ID.durationExec, ID.execStatement, ID.duration, ID.ckptDoneAny];
 const messages = createCatalogMatcher([...Object.values(ID).filter((id) => !LATE.includes(id)), ...LATE]);
 const deadlockLines = createCatalogMatcher(['Process %d waits for %s on %s; blocked by process %d.', 'Process %d: %s']);
-// Not translated in PG15 (pg-format §6); PG18 NOWAIT failures print ", Wait queue:".
+// Not translated in PG15 (docs/pg-format.md §6); PG18 NOWAIT failures print ", Wait queue:".
 const HOLDERS = /Process(?:es)? holding the lock: ([\d, ]*)[.,] Wait queue: ([\d, ]*)\./;
 
 const pids = (s: string): number[] => s.split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number);

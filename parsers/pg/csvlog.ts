@@ -1,4 +1,4 @@
-// Reads csvlog (pg-format §4): RFC-4180 records whose quoted fields may hold raw newlines; 23 (≤12), 24 (13) or
+// Reads csvlog (docs/pg-format.md §4): RFC-4180 records whose quoted fields may hold raw newlines; 23 (≤12), 24 (13) or
 // 26 (14+) columns, told apart by count. A record ends at a newline outside quotes; since a doubled quote toggles the
 // quote state twice, counting quotes is enough and works across any chunk split.
 import type { FileContext } from '../parser.js';

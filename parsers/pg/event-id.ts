@@ -1,4 +1,4 @@
-// Stable event identity from (host, file_key, offset), so a replayed byte range yields the same ids (ARCHITECTURE §1).
+// Stable event identity from (host, file_key, offset), so a replayed byte range yields the same ids (docs/architecture.md §1).
 
 /**
  * Returns offset → id for one file: 16 hex digits of a 64-bit FNV-1a style hash of (host, file_key), computed once

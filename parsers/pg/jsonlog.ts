@@ -1,4 +1,4 @@
-// Reads jsonlog (PG15+, pg-format §5): one JSON object per line, NULL keys omitted, severity never localized.
+// Reads jsonlog (PG15+, docs/pg-format.md §5): one JSON object per line, NULL keys omitted, severity never localized.
 import type { FileContext } from '../parser.js';
 import type { PgEvent } from '../../schemas/pg-event.js';
 import { createEventFactory } from './entry.js';

@@ -1,7 +1,7 @@
 // Builds lock-wait episodes from PgEvents in stream order: one per wait, from a backend's first `still waiting`
 // until `acquired`, its deadlock error, lock_timeout, statement_timeout, or any other entry of that backend.
 //
-// A waiting backend is blocked: the next entry it writes tells how the wait ended (pg-format §7.1). `acquired` is
+// A waiting backend is blocked: the next entry it writes tells how the wait ended (docs/pg-format.md §7, lock waits). `acquired` is
 // logged only after a logged wait; a waiter killed by a timeout or a cancel never logs it, so its ERROR/FATAL (or
 // disconnection, or any unrelated entry) closes the episode. `still waiting` may repeat for one wait (≤PG17, SIGHUP):
 // same pid and object continue the episode. To "name the holder", each pid's last statements are kept in a small

@@ -1,6 +1,6 @@
 // PostgreSQL 15 message catalog excerpt: English msgid and its translations, one row per message.
 // Extracted with msgunfmt from the Debian postgresql-15 .mo files (docs/pg-format.md §6); '' = not translated.
-// A table, so it runs long by design (STYLE §9).
+// A table, so it runs long by design (docs/style.md §9).
 
 export const CATALOG_LANGS = ["en","de","es","fr","it","ja","ka","ko","ru","sv","uk","zh_CN"] as const;
 

@@ -1,5 +1,5 @@
 // Turns catalog message formats (printf style, every language) into matchers, so one rule per English msgid
-// recognises that message in all 11 translations (pg-format §6). Compiled once at module load.
+// recognises that message in all 11 translations (docs/pg-format.md §6). Compiled once at module load.
 //
 // A format becomes an anchored regex: literals escaped, whitespace runs loosened to \s+ (catalogs wrap lines),
 // numbers to digit groups, %s to lazy text (the last one greedy). Adjacent placeholders with nothing between them

@@ -78,7 +78,7 @@ const CASES: Case[] = [
     head: { type: 'sev', severity: 'LOG', word: 'LOG' }, text: 'x',
   },
   {
-    title: 'rich prefix of pg-format §3 (phase3), client backend',
+    title: 'a rich prefix (every escape of docs/pg-format.md §3), client backend',
     prefix: '%m %n [%p] %c:%l %s vxid=%v xid=%x sqlstate=%e qid=%Q type=%b %q%u@%d app=%a client=%r ',
     line: '2026-11-30 14:10:11.905 UTC 1796047811.905 [17545] 6b0d83c3.4489:4 2026-11-30 14:10:11 UTC vxid=4/2 xid=925 sqlstate=00000 qid=-1249988261523267271 type=client backend app@shop app=sessB client=127.0.0.1(51994) LOG:  process 17545 still waiting for ShareLock on transaction 924 after 100.166 ms',
     fields: {

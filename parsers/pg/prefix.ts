@@ -1,7 +1,7 @@
 // Compiles a `log_line_prefix` once into a matcher that splits a stderr line into prefix fields and the
-// `SEVERITY:  ` / `LABEL:  ` token that follows (pg-format §3).
+// `SEVERITY:  ` / `LABEL:  ` token that follows (docs/pg-format.md §3).
 //
-// The prefix becomes one anchored regex, built the way pg-format §3 recommends: literals escaped, each escape a
+// The prefix becomes one anchored regex, built the way docs/pg-format.md §3 recommends: literals escaped, each escape a
 // capture group shaped like its value (`%p` digits, `%m` a time with a zone of letters/digits/signs, so RDS's
 // `%t:%r` stops at the colon), free-text escapes (%u %d %a %b %i) lazy, %r/%h lazy without spaces, everything after
 // `%q` one optional group (absent in postmaster/background processes), and a lookahead that requires a known

@@ -1,4 +1,4 @@
-// Bounds the bytes a reader may hold for one unfinished entry (ARCHITECTURE §3: "a 100 MB event" must not stop the
+// Bounds the bytes a reader may hold for one unfinished entry (docs/architecture.md §3: "a 100 MB event" must not stop the
 // pipeline or grow memory without limit). Past the bound, the held bytes become one IngestError and reading resumes
 // with a fresh reader at the next newline, the first place a new entry can begin. Split invariance holds for
 // entries under the bound; past it, where the reader notices depends on chunk sizes (a csv record over the bound

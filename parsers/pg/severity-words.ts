@@ -1,4 +1,4 @@
-// Recognises the `SEVERITY:  ` / `LABEL:  ` token that ends a log_line_prefix, in all 11 catalog languages (pg-format §6).
+// Recognises the `SEVERITY:  ` / `LABEL:  ` token that ends a log_line_prefix, in all 11 catalog languages (docs/pg-format.md §6).
 import type { PgSeverity } from '../../schemas/pg-event.js';
 import { CATALOG } from './message-catalog.js';
 

@@ -1,4 +1,4 @@
-// Groups stderr lines into entries (pg-format §2): a prefixed `SEVERITY:  ` line opens an entry, TAB lines continue
+// Groups stderr lines into entries (docs/pg-format.md §2): a prefixed `SEVERITY:  ` line opens an entry, TAB lines continue
 // the line before, and prefixed DETAIL/HINT/CONTEXT/STATEMENT/QUERY/LOCATION lines of the same process fill its fields.
 //
 // With the logging collector one entry's lines are contiguous, so an entry is complete when the next entry's first

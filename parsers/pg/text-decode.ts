@@ -1,5 +1,5 @@
 // Decodes one line of log bytes. Backends write in their database encoding and the postmaster in its locale's,
-// so one file can mix UTF-8 and single-byte Cyrillic (pg-format §6): bytes that are not UTF-8 are read as WIN1251.
+// so one file can mix UTF-8 and single-byte Cyrillic (docs/pg-format.md §6): bytes that are not UTF-8 are read as WIN1251.
 import { isUtf8 } from 'node:buffer';
 
 const cp1251 = new TextDecoder('windows-1251');

@@ -1,4 +1,4 @@
-// Time text → ISO-8601 UTC: zone forms PostgreSQL prints (pg-format §3), with offsets worked out by hand.
+// Time text → ISO-8601 UTC: zone forms PostgreSQL prints (docs/pg-format.md §3), with offsets worked out by hand.
 import test from 'ava';
 import { epochToIso, pgTimeToIso } from './timestamp.js';
 

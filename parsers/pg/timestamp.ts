@@ -1,5 +1,5 @@
 // Turns PostgreSQL time text (`2026-11-30 14:09:45.343 UTC`, `%t`, `%n` epoch) into ISO-8601 UTC with milliseconds.
-// Zone abbreviations are ambiguous (IST, CST): a configured IANA `tz` wins over the small table below (pg-format §3).
+// Zone abbreviations are ambiguous (IST, CST): a configured IANA `tz` wins over the small table below (docs/pg-format.md §3).
 
 const ABBREV_MINUTES: Readonly<Record<string, number>> = {
   UTC: 0, GMT: 0, Z: 0, UT: 0, WET: 0, WEST: 60, BST: 60, CET: 60, CEST: 120, MET: 60, MEST: 120, EET: 120,

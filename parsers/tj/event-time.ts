@@ -1,4 +1,4 @@
-// TJ time (docs/tj-format.md §2, ARCHITECTURE §4): a line carries `mm:ss.frac` of the event's END in the
+// TJ time (docs/tj-format.md §2, docs/architecture.md §4): a line carries `mm:ss.frac` of the event's END in the
 // server's local time; the hour comes from the file name `yymmddhh.log`. Converts to UTC microseconds.
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

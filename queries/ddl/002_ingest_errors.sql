@@ -1,4 +1,4 @@
--- Input no parser could turn into an event: where it is, why, and a bounded excerpt (ARCHITECTURE §3).
+-- Input no parser could turn into an event: where it is, why, and a bounded excerpt (docs/architecture.md §3).
 CREATE TABLE IF NOT EXISTS ingest_errors
 (
     detected_at DateTime64(3, 'UTC') DEFAULT now64(3),
