@@ -13,7 +13,7 @@ test('an empty config gives the documented defaults', (t) => {
   t.deepEqual(c.sources, []);
   t.is(c.bus.type, 'memory');
   t.like(c.pipeline, { segment_bytes: 8 * 1024 * 1024, poll_interval_ms: 1000, max_in_flight_per_file: 1, segment_delay_ms: 200 });
-  t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30, recompress_after_days: 1 });
+  t.deepEqual(c.retention, { tj_days: 30, pg_days: 30, pg_activity_days: 30, atop_days: 30, apdex_days: 400, rollup_days: 400, alert_days: 400, error_days: 30, recompress_after_days: 1 });
 });
 
 test('the example file parses to what it says', (t) => {
@@ -36,7 +36,7 @@ test('every mistake is reported at once with its path, the value found and what 
     '  clickhouse: expected an http(s) URL, e.g. "http://127.0.0.1:8123"',
     '  sources[0].tz: "MSK+3" is not an IANA zone; expected e.g. "Europe/Moscow"',
     '  sources[1].location: is required; expected a string',
-    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg", "apdex", "atop", "atop_raw", "atop_spawn"',
+    '  sources[2].type: "tjj" is not known; expected one of "tj", "pg", "apdex", "atop", "atop_raw", "atop_spawn", "pg_activity"',
     '  pipeline.segment_bytes: "big" is not valid; expected a number',
     '  (top level): unknown key "hots"',
   ].join('\n'));

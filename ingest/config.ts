@@ -11,6 +11,7 @@ import { ApdexSourceConfigSchema } from './source/apdex-source-config.js';
 import { AtopSourceConfigSchema } from './source/atop-source-config.js';
 import { AtopRawSourceConfigSchema } from './source/atop-raw-source-config.js';
 import { AtopSpawnSourceConfigSchema } from './source/atop-spawn-source-config.js';
+import { PgActivitySourceConfigSchema } from './source/pg-activity/config.js';
 import { KafkaBusConfigSchema } from './bus/kafka-config.js';
 import { MemoryBusConfigSchema } from './bus/memory-bus.js';
 import { ConfigError } from './errors.js';
@@ -81,9 +82,10 @@ export const ConfigSchema = z.strictObject({
     .nullable().default(null),
   /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
   listen: Listen.default('127.0.0.1:9650'),
-  /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe). Default none. */
+  /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
   sources: z.array(z.discriminatedUnion('type', [
     TjSourceConfigSchema, PgSourceConfigSchema, ApdexSourceConfigSchema, AtopSourceConfigSchema, AtopRawSourceConfigSchema, AtopSpawnSourceConfigSchema,
+    PgActivitySourceConfigSchema,
   ])).default([]),
   /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
   bus: z.discriminatedUnion('type', [
@@ -110,12 +112,13 @@ function hasNoCredentials(url: string): boolean {
  * Paths are handed to the file system and printed in log lines: a NUL or a line break in one is a mistake
  * (or an attempt to forge a log line). A source inside the data directory would read perfpipe's own files.
  */
-function checkPaths(c: { data: string; sources: Array<{ location: string }> }, ctx: z.core.$RefinementCtx): void {
+function checkPaths(c: { data: string; sources: Array<{ type: string; location: string }> }, ctx: z.core.$RefinementCtx): void {
   const bad = /[\0\r\n]/;
   const expected = 'holds a NUL byte or a line break; expected a file system path';
   if (bad.test(c.data)) ctx.addIssue({ code: 'custom', path: ['data'], message: expected });
   const data = resolve(c.data);
   c.sources.forEach((s, i) => {
+    if (s.type === 'pg_activity') return; // a server's URL, not a path
     if (bad.test(s.location)) { ctx.addIssue({ code: 'custom', path: ['sources', i, 'location'], message: expected }); return; }
     const loc = resolve(s.location);
     if (loc === data || loc.startsWith(`${data}${sep}`)) {

@@ -11,6 +11,8 @@ import { pgSourceParts } from './source/pg-source.js';
 import { apdexSourceParts } from './source/apdex-source.js';
 import { atopSourceParts } from './source/atop-source.js';
 import { createAtopCommandSource } from './source/atop-command-sources.js';
+import { createPgActivitySource } from './source/pg-activity/pg-activity-source.js';
+import { pgActivityTelemetry } from './observe/pg-activity-telemetry.js';
 import { fnv1a64Hex } from './source/fingerprint.js';
 import type { Metrics } from './observe/metrics.js';
 import { sourceTelemetry } from './observe/source-telemetry.js';
@@ -33,6 +35,13 @@ export function createSources(
   const p = config.pipeline;
   return config.sources.map((s) => {
     const events = sourceTelemetry(s.type, log, metrics);
+    if (s.type === 'pg_activity') {
+      // Samples a server; no file, no checkpoint (ingest/source/pg-activity/).
+      return createPgActivitySource({
+        config: s, host: config.host, mode, publish, activity: pgActivityTelemetry(log, metrics),
+        events: options.wrapEvents ? options.wrapEvents(events) : events,
+      });
+    }
     if (s.type === 'atop_raw' || s.type === 'atop_spawn') {
       // These run atop themselves and read no file directly (ingest/source/atop-command-sources.ts).
       return createAtopCommandSource(s, {

@@ -4,11 +4,12 @@ import { TJ_EVENTS } from './tj-row.js';
 import { INGEST_ERRORS } from './ingest-error.js';
 import { PG_LOCK_WAITS, PG_LOG } from './pg-row.js';
 import { APDEX_MEASUREMENTS, KEY_OPERATIONS } from './apdex-row.js';
+import { PG_ACTIVITY, PG_WAIT_SAMPLES } from './pg-activity-row.js';
 import { ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_SYSTEM, ATOP_TOP_PROCESSES } from './atop-row.js';
 
 export const INSERT_LAYOUTS: readonly TableLayout[] = [
   TJ_EVENTS, INGEST_ERRORS, PG_LOG, PG_LOCK_WAITS, APDEX_MEASUREMENTS, KEY_OPERATIONS,
-  ATOP_SYSTEM, ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_TOP_PROCESSES,
+  ATOP_SYSTEM, ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_TOP_PROCESSES, PG_ACTIVITY, PG_WAIT_SAMPLES,
 ] as readonly TableLayout[];
 
 const byId = new Map(INSERT_LAYOUTS.map((l) => [l.id, l]));

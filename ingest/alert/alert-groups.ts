@@ -163,6 +163,7 @@ function summaryOf(g: Group, c: AlertConfig): string {
     case 'pg_lock_timeout': return `${g.count} PostgreSQL lock timeout(s) (55P03) in database ${db} on ${g.labels.instance}`;
     case 'pg_deadlock': return `${g.count} PostgreSQL deadlock(s) (40P01) in database ${db} on ${g.labels.instance}`;
     case 'pg_lock_wait': return `${g.count} PostgreSQL lock wait(s) longer than ${c.rules.pg_lock_wait.threshold_ms} ms in database ${db} on ${g.labels.instance}`;
+    case 'pg_blocked': return `${g.count} PostgreSQL backend(s) blocked longer than ${c.rules.pg_blocked.threshold_ms} ms in database ${db} on ${g.labels.instance} (still blocked when seen)`;
     case 'apdex_below_minimum': {
       const e = g.examples[g.examples.length - 1] ?? {};
       return `APDEX of key operation ${g.labels.operation} is ${e.apdex} over ${c.rules.apdex_below_minimum.window_minutes} min (N=${e.n}), below its minimum ${e.min_level}`;

@@ -1,4 +1,4 @@
-// The lock alerter: reads every tj and pg segment as it passes (observe), folds lock findings into alert
+// The lock alerter: reads every tj, pg, pg_activity and apdex segment as it passes (observe), folds lock findings into alert
 // groups, and on each tick notifies the log, a webhook, Alertmanager, the alerts topic and the alerts table
 // with grouping, re-sends and retries.
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -13,7 +13,8 @@ import { DeliveryQueue, type DeliveryHooks } from './delivery-queue.js';
 import { type Finding, LockFacts } from './lock-facts.js';
 import { PgLockFacts } from './pg-lock-facts.js';
 import { ApdexFacts } from './apdex-facts.js';
-import { apdexFacts as apdexRows, pgFacts as pgRows, tjFacts as tjRows } from './segment-facts.js';
+import { PgActivityFacts } from './pg-activity-facts.js';
+import { apdexFacts as apdexRows, pgActivityFacts as pgActivityRows, pgFacts as pgRows, tjFacts as tjRows } from './segment-facts.js';
 import { clickhouseChannel, kafkaChannel, type PublishAlerts } from './alert-records.js';
 
 export interface AlerterDeps {
@@ -31,7 +32,7 @@ export interface AlerterDeps {
 }
 
 export interface Alerter {
-  /** Reads a segment's events. Synchronous and cheap; never throws; ignores families other than tj, pg and apdex. */
+  /** Reads a segment's events. Synchronous and cheap; never throws; ignores atop. */
   observe(segment: Segment): void;
   /** Evaluates groups, queues notices and sends what is due; resolves when this round's POSTs settled. */
   tick(): Promise<void>;
@@ -64,6 +65,7 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
   const facts = new LockFacts(config);
   const pgFacts = new PgLockFacts(config, facts.dbpids, facts.index);
   const apdexFacts = new ApdexFacts(config);
+  const activityFacts = new PgActivityFacts(config, facts.dbpids, facts.index);
   const groups = new AlertGroups(config);
   const findings: Finding[] = [];
   const seen = new Set<string>();
@@ -146,7 +148,7 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
 
   return {
     observe(segment) {
-      if (stopped || (segment.family !== 'tj' && segment.family !== 'pg' && segment.family !== 'apdex')) return;
+      if (stopped || segment.family === 'atop') return;
       // At-least-once buses redeliver a segment over exactly the same range (bus.ts): count it once.
       if (seen.has(segment.id)) return;
       seen.add(segment.id);
@@ -154,6 +156,7 @@ export function createAlerter(input: AlertConfigInput, deps: AlerterDeps): Alert
       try {
         const now = clock();
         if (segment.family === 'apdex') apdexFacts.read(segment.host, apdexRows(segment), findings);
+        else if (segment.family === 'pg_activity') activityFacts.read(segment.host, pgActivityRows(segment), findings);
         else if (segment.family === 'pg') pgFacts.read(segment.host, pgRows(segment), findings);
         else for (const e of tjRows(segment)) facts.read(segment.host, e, findings);
         if (findings.length === 0) return;

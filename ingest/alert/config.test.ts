@@ -11,6 +11,7 @@ test('an empty alerts config gives the documented defaults', (t) => {
       pg_lock_timeout: { enabled: true, severity: 'warning' },
       pg_deadlock: { enabled: true, severity: 'critical' },
       pg_lock_wait: { enabled: true, severity: 'warning', threshold_ms: 5000 },
+      pg_blocked: { enabled: true, severity: 'warning', threshold_ms: 5000 },
       apdex_below_minimum: { enabled: true, severity: 'warning', window_minutes: 5, min_measurements: 10, default_min_level: 0.7 },
     },
     channels: { log: true, webhook: null, alertmanager: null, clickhouse: true, kafka: true },

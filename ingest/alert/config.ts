@@ -37,6 +37,14 @@ export const AlertRulesSchema = z.strictObject({
     threshold_ms: Ms.min(1).default(5000),
   }).prefault({}),
   /**
+   * A PostgreSQL backend a `pg_activity` source saw blocked (pg_blocking_pids not empty) in every sample for at least
+   * `threshold_ms`: fires while it is still blocked, from the samples, before log_lock_waits writes anything.
+   */
+  pg_blocked: RuleSchema.extend({
+    /** Fire once a statement has been seen blocked this long, ms (first to latest sample). Default 5000. */
+    threshold_ms: Ms.min(1).default(5000),
+  }).prefault({}),
+  /**
    * APDEX of a key operation (performance-evaluation export measurements) over the last `window_minutes` of
    * measurement time below its minimum acceptable level: the export's `minimalApdexValue` when it has one,
    * else `default_min_level`. Needs a target time T (the export's `targetValue`).

@@ -8,7 +8,7 @@ import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
 import { DbpidIndex } from './dbpid-index.js';
 import { formatEdge, parseDeadlockEdges } from './deadlock-edges.js';
 
-export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait' | 'apdex_below_minimum';
+export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait' | 'pg_blocked' | 'apdex_below_minimum';
 
 export const ALERT_NAMES: Record<RuleName, string> = {
   ttimeout: 'OneCLockTimeout',
@@ -19,6 +19,7 @@ export const ALERT_NAMES: Record<RuleName, string> = {
   pg_lock_timeout: 'PostgresLockTimeout',
   pg_deadlock: 'PostgresDeadlock',
   pg_lock_wait: 'PostgresLockWait',
+  pg_blocked: 'PostgresBackendBlocked',
 };
 
 /** One event's worth of evidence for an alert group; `labels` are its identity (docs/alerting.md §5). */

@@ -5,6 +5,7 @@ import type { Segment, TableRows } from '../bus/bus.js';
 import { TJ_EVENTS } from '../../schemas/tj-row.js';
 import { PG_LOCK_WAITS, PG_LOG } from '../../schemas/pg-row.js';
 import { APDEX_MEASUREMENTS } from '../../schemas/apdex-row.js';
+import { PG_ACTIVITY } from '../../schemas/pg-activity-row.js';
 import type { TableLayout } from '../../schemas/columns.js';
 import { RowBinaryReader } from '../../schemas/row-binary.js';
 import type { PgDeadlockParticipant, PgEvent, PgLock } from '../../schemas/pg-event.js';
@@ -137,4 +138,38 @@ export function* apdexFacts(segment: Segment): Generator<ApdexFactsMeasurement> 
       ts_start: iso(v[3] as string), duration_us: v[4] as number,
     };
   }
+}
+
+/** A backend of a pg_activity sample as the blocked-backend rule sees it. */
+export interface PgActivityFactsBackend {
+  /** Sample time, ISO-8601 UTC. */
+  ts: string;
+  server: string;
+  interval_ms: number;
+  pid: number;
+  database: string;
+  user: string;
+  application: string;
+  state: string;
+  wait_event_type: string;
+  wait_event: string;
+  /** ISO-8601 UTC, or null: with pid, what tells one blocked statement from the next. */
+  query_start: string | null;
+  query: string;
+  blocking_pids: number[];
+}
+
+const PG_ACTIVITY_COLUMNS = ['ts', 'server', 'interval_ms', 'pid', 'database', 'user', 'application', 'state', 'wait_event_type',
+  'wait_event', 'query_start', 'query', 'blocking_pids'];
+
+export function pgActivityFacts(segment: Segment): PgActivityFactsBackend[] {
+  const out: PgActivityFactsBackend[] = [];
+  for (const v of rowsOf(segment, PG_ACTIVITY as TableLayout, PG_ACTIVITY_COLUMNS)) {
+    out.push({
+      ts: iso(v[0] as string), server: v[1] as string, interval_ms: v[2] as number, pid: v[3] as number, database: v[4] as string,
+      user: v[5] as string, application: v[6] as string, state: v[7] as string, wait_event_type: v[8] as string, wait_event: v[9] as string,
+      query_start: v[10] === null ? null : iso(v[10] as string), query: v[11] as string, blocking_pids: v[12] as number[],
+    });
+  }
+  return out;
 }

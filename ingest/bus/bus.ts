@@ -2,7 +2,7 @@
 import type { IngestError } from '../../schemas/ingest-error.js';
 
 /** Event families: one Kafka topic (`perfpipe.<family>`) and one set of ClickHouse tables each. */
-export type Family = 'tj' | 'pg' | 'atop' | 'apdex';
+export type Family = 'tj' | 'pg' | 'atop' | 'apdex' | 'pg_activity';
 
 /**
  * One table's rows of a segment, encoded once where they were parsed: RowBinary in the table's layout

@@ -4,7 +4,7 @@ import type { Family } from './bus.js';
 import { BusError } from './bus-error.js';
 import type { KafkaBusConfig } from './kafka-config.js';
 
-export const FAMILIES: readonly Family[] = ['tj', 'pg', 'atop', 'apdex'];
+export const FAMILIES: readonly Family[] = ['tj', 'pg', 'atop', 'apdex', 'pg_activity'];
 
 export function familyTopic(prefix: string, family: Family): string {
   return `${prefix}${family}`;

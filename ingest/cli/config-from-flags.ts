@@ -39,6 +39,6 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
   base.sources = sources;
   const config = parseConfig(base, values.config ?? 'flags');
-  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS or a config file with sources\nusage: ${usage}`);
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS, --pg-activity URL or a config file with sources\nusage: ${usage}`);
   return { config, help: false };
 }

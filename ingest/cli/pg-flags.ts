@@ -8,6 +8,8 @@ export const PG_OPTIONS = {
   'pg-format': { type: 'string' },
   'pg-filename': { type: 'string' },
   apdex: { type: 'string', multiple: true },
+  /** A PostgreSQL server to sample live (`run`, `agent`): `postgresql://user@host:port/db`, password from PGPASSWORD or ~/.pgpass. */
+  'pg-activity': { type: 'string', multiple: true },
 } as const;
 
 type SourceInput = NonNullable<ConfigInput['sources']>[number];
@@ -17,17 +19,19 @@ interface PgFlagValues {
   'pg-prefix'?: string;
   'pg-format'?: string;
   'pg-filename'?: string;
+  'pg-activity'?: string[];
 }
 
-/** One `type: pg` source per `--pg DIR`, with the prefix/format/filename flags applied to each. */
+/** One `type: pg` source per `--pg DIR`, with the prefix/format/filename flags applied to each; one `pg_activity` per `--pg-activity URL`. */
 export function pgSourcesFromFlags(values: PgFlagValues): SourceInput[] {
-  return (values.pg ?? []).map((location) => ({
+  const activity = (values['pg-activity'] ?? []).map((connection) => ({ type: 'pg_activity' as const, connection }));
+  return [...activity, ...(values.pg ?? []).map((location) => ({
     type: 'pg' as const, location,
     ...(values['pg-prefix'] !== undefined ? { prefix: values['pg-prefix'] } : {}),
     // An unknown format is left for the schema to reject with its path and the expected values.
     ...(values['pg-format'] !== undefined ? { format: values['pg-format'] as 'stderr' } : {}),
     ...(values['pg-filename'] !== undefined ? { filename: values['pg-filename'] } : {}),
-  }));
+  }))];
 }
 
 /** One `type: apdex` source per `--apdex DIR` (the SSL performance-evaluation export directory), defaults from its schema. */

@@ -6,8 +6,9 @@ import type { ReportParams, ReportRows } from '../cli/report-rows.js';
 import { runCompare } from '../cli/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
 import { parseUtc } from './time-format.js';
+import { fetchPgWaitsReport } from '../pg-waits/pg-waits-report.js';
 
-export const SECTIONS = ['apdex', 'locks', 'pg', 'atop'] as const;
+export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 type Row = Record<string, unknown>;
@@ -68,6 +69,15 @@ export async function collectReportPage(rows: WindowRows, sections: readonly Sec
     seen.push(...minutes.map((m) => m.t));
     const episodes = (await rows('pg-lock-waits', ALL)).map(pgEpisode);
     page.pg = { counts, minutes, episodes: episodes.length, longest: episodes.sort((a, b) => b.wait_ms - a.wait_ms).slice(0, LONGEST) };
+  }
+  if (want.has('pg_waits')) {
+    const minutes = (await rows('pg-wait-minutes')).map((r) => ({ t: n(r.t), wait_event_type: s(r.wait_event_type), seconds: n(r.seconds) }));
+    const report = await fetchPgWaitsReport(rows);
+    seen.push(...minutes.map((m) => m.t));
+    // Sampling PostgreSQL is optional in a load test: no samples, no section (unless it is the page's only one).
+    if (minutes.length > 0 || report.blocked.length > 0 || sections.length === 1) {
+      page.pgWaits = { report: { ...report, blocked: report.blocked.slice(0, LONGEST) }, minutes, episodes: report.blocked.length };
+    }
   }
   if (want.has('atop')) {
     const cpu: AtopCpuMinute[] = (await rows('atop-cpu-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), cpu_busy_pct: n(r.cpu_busy_pct), cpu_busy_pct_max: n(r.cpu_busy_pct_max) }));

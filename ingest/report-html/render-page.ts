@@ -10,6 +10,7 @@ import { atopSection } from './sections/atop-section.js';
 import { compareSection } from './sections/compare-section.js';
 import { locksSection } from './sections/locks-section.js';
 import { pgLocksSection } from './sections/pg-locks-section.js';
+import { pgWaitsSection } from './sections/pg-waits-section.js';
 import { runsSection } from './sections/runs-section.js';
 import { summaryCards } from './sections/summary.js';
 
@@ -21,6 +22,7 @@ export function renderReportPage(page: ReportPage): string {
   if (page.apdex) sections.push(['apdex', 'APDEX', apdexSection(page.apdex, page)]);
   if (page.locks) sections.push(['locks', '1C managed locks', locksSection(page.locks, page)]);
   if (page.pg) sections.push(['pg-locks', 'PostgreSQL locks', pgLocksSection(page.pg, page)]);
+  if (page.pgWaits) sections.push(['pg-waits', 'PostgreSQL waits', pgWaitsSection(page.pgWaits, page)]);
   if (page.atop) sections.push(['atop', 'Hosts (atop)', atopSection(page.atop, page)]);
   const meta: Array<[string, string]> = [];
   if (page.run !== null) meta.push(['Run', esc(page.run)]);

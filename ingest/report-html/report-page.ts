@@ -2,6 +2,7 @@
 // into one HTML file. A section is absent when its report was not asked for (or, for atop, has no samples).
 import type { ApdexReport } from '../cli/apdex-report-output.js';
 import type { LocksReport } from '../cli/locks-report-output.js';
+import type { PgWaitsReport } from '../pg-waits/pg-waits-report.js';
 import type { RunHistoryRow } from '../runs/run-history.js';
 
 /** A row of apdex.sql run over one minute; `t` is the minute's start, Unix s. */
@@ -46,6 +47,9 @@ export interface PgEpisode {
 }
 export interface PgSection { counts: LockCounts; minutes: PgMinute[]; longest: PgEpisode[]; episodes: number }
 
+/** `report pg-waits`' own document (its blocked list cut to the longest `episodes`), and seconds per minute by wait type. */
+export interface PgWaitsSection { report: PgWaitsReport; minutes: Array<{ t: number; wait_event_type: string; seconds: number }>; episodes: number }
+
 export interface AtopCpuMinute { t: number; host: string; cpu_busy_pct: number; cpu_busy_pct_max: number }
 export interface AtopDiskMinute { t: number; host: string; disk: string; busy_pct: number; busy_pct_max: number }
 export interface AtopSection { cpu: AtopCpuMinute[]; disks: AtopDiskMinute[] }
@@ -79,6 +83,7 @@ export interface ReportPage {
   apdex?: ApdexSection;
   locks?: LocksSection;
   pg?: PgSection;
+  pgWaits?: PgWaitsSection;
   atop?: AtopSection;
   compare?: CompareSection;
   runs?: RunsSection;

@@ -10,13 +10,14 @@ import { TjEventSchema } from '../../schemas/tj-event.js';
 import { PgStreamEventSchema } from '../../schemas/pg-stream-event.js';
 import { ApdexRecordSchema } from '../../schemas/apdex-measurement.js';
 import { AtopRecordSchema } from '../../schemas/atop-record.js';
+import { PgActivitySampleSchema } from '../../schemas/pg-activity-sample.js';
 import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
 import { layoutById } from '../../schemas/layouts.js';
 import { RowBinaryError, RowBinaryReader } from '../../schemas/row-binary.js';
 import { rowsOfRecords } from '../rows/families.js';
 
 /** Event schemas of messages from agents older than row encoding (Kafka schemas 2–3). */
-const EVENT_SCHEMAS: Record<Family, z.ZodType> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema };
+const EVENT_SCHEMAS: Record<Family, z.ZodType> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema, pg_activity: PgActivitySampleSchema };
 
 /** A table's rows or an old agent's event that failed its check; `value` is what the dead letter carries. */
 export interface InvalidRecord {

@@ -16,12 +16,14 @@ export const RetentionConfigSchema = z.strictObject({
   tj_days: Days.default(30),
   /** Days pg_log and pg_lock_waits keep an entry. Default 30. */
   pg_days: Days.default(30),
+  /** Days pg_activity and pg_wait_samples keep a sample of PostgreSQL's backends (the `pg_activity` source). Default 30. */
+  pg_activity_days: Days.default(30),
   /** Days the atop tables keep a sample. Default 30. */
   atop_days: Days.default(30),
   /** Days apdex_measurements keeps a measurement (small next to the journal). Default 400. */
   apdex_days: Days.default(400),
   /**
-   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute): what
+   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute): what
    * comparing runs across months reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
@@ -46,6 +48,8 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'tj_events', key: 'tj_days', column: 'ingested_at', recompress: true },
   { table: 'pg_log', key: 'pg_days', column: 'ingested_at', recompress: true },
   { table: 'pg_lock_waits', key: 'pg_days', column: 'ingested_at', recompress: true },
+  { table: 'pg_activity', key: 'pg_activity_days', column: 'ingested_at' },
+  { table: 'pg_wait_samples', key: 'pg_activity_days', column: 'ingested_at' },
   { table: 'atop_system', key: 'atop_days', column: 'ingested_at' },
   { table: 'atop_cpu', key: 'atop_days', column: 'ingested_at' },
   { table: 'atop_disks', key: 'atop_days', column: 'ingested_at' },
@@ -56,6 +60,7 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'tj_call_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'apdex_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'atop_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'pg_wait_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];

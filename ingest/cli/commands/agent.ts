@@ -8,7 +8,7 @@ import { LiveMetrics } from '../../observe/live-metrics.js';
 import { configForRole } from '../role-flags.js';
 import { stopOnSignals } from '../daemon.js';
 
-const USAGE = 'perfpipe agent [--config FILE] [--tj DIR] [--tz ZONE] [--host NAME] [--data DIR] [--kafka HOST:PORT[,…]] [--listen HOST:PORT]';
+const USAGE = 'perfpipe agent [--config FILE] [--tj DIR] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR] [--kafka HOST:PORT[,…]] [--listen HOST:PORT]';
 
 export async function agentCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configForRole(argv, 'agent', USAGE);

@@ -10,6 +10,8 @@ import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
 import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../locks-report-output.js';
 import { openStoreAccess } from '../store-access.js';
 import { rowsCsv, rowsTable } from '../rows-output.js';
+import { fetchPgWaitsReport } from '../../pg-waits/pg-waits-report.js';
+import { pgWaitsText } from '../pg-waits-report-output.js';
 import { runCompare } from '../run-compare.js';
 import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
@@ -19,7 +21,7 @@ import { systemTimeZone } from '../../source/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../report-html/collect-page.js';
 import { writeReportPage } from '../../report-html/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -41,6 +43,12 @@ const REPORTS: Record<string, Report> = {
       return format === 'json' ? `${JSON.stringify({ episodes })}\n` : format === 'csv' ? rowsCsv(episodes) : rowsTable(episodes);
     },
   },
+  'pg-waits': {
+    async render(rows, format) {
+      const report = await fetchPgWaitsReport(rows);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : pgWaitsText(report, format);
+    },
+  },
   locks: {
     async render(rows, format) {
       const report = await fetchLocksReport(rows, { top: { regions: 20, contexts: 20 }, waits: true });
@@ -54,6 +62,7 @@ const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName
   apdex: { title: 'APDEX report', sections: ['apdex'] },
   locks: { title: '1C managed-lock report', sections: ['locks'] },
   'pg-locks': { title: 'PostgreSQL lock report', sections: ['pg'] },
+  'pg-waits': { title: 'PostgreSQL wait report', sections: ['pg_waits'] },
   all: { title: 'Load test report', sections: SECTIONS },
 };
 

@@ -1,0 +1,137 @@
+// The `pg_activity` source: every interval_ms, one read-only round trip to PostgreSQL (sample-query.ts) becomes one
+// segment of family `pg_activity` whose id is (host, server, sample time), so the sink stores a sample once however
+// often the bus delivers it. Nothing is replayed: a sample not acknowledged when perfpipe stops is gone, as the
+// moment it saw is.
+//
+// Samples run one after another on one connection. Ticks are fixed (start + n × interval); a sample or a publish
+// that outlasts its tick makes the missed ticks be skipped (counted), never queued, so a slow server is asked once
+// at a time. A failure closes the session and waits with backoff (500 ms doubling to reconnect_max_ms) before
+// connecting again; each distinct problem is reported once, the recovery once.
+import type { Segment } from '../../bus/bus.js';
+import { segmentId } from '../../bus/bus.js';
+import { rowsOfRecords } from '../../rows/families.js';
+import { ConfigError, type SourceError } from '../../errors.js';
+import type { PgActivitySample } from '../../../schemas/pg-activity-sample.js';
+import type { FileSource } from '../file-source.js';
+import type { SourceEvents } from '../source-events.js';
+import { fnv1a64Hex } from '../fingerprint.js';
+import { publishUntilAcked, sleep } from '../atop-publish.js';
+import type { PgActivitySourceConfig } from './config.js';
+import { openSession, type PgSession } from './session.js';
+import { classifyFailure, serverName } from './connection-errors.js';
+import type { PgActivityEvents } from './events.js';
+
+export interface PgActivitySourceOptions {
+  config: PgActivitySourceConfig;
+  host: string;
+  publish(segment: Segment): Promise<void>;
+  events: SourceEvents;
+  activity: PgActivityEvents;
+  mode: 'follow' | 'backfill';
+}
+
+const FIRST_BACKOFF_MS = 500;
+
+export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
+  if (o.mode === 'backfill') {
+    throw new ConfigError('a pg_activity source samples a live server: run it with `perfpipe run` or `perfpipe agent`, not `ingest`');
+  }
+  const c = o.config;
+  const server = serverName(c.connection);
+  const fileKey = `pg_activity-${fnv1a64Hex(Buffer.from(`${o.host}|${server}`))}`;
+  const abort = new AbortController();
+  let loop: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
+  let resolveDone: () => void = () => {};
+  const donePromise = new Promise<void>((r) => { resolveDone = r; });
+
+  function segmentOf(sample: PgActivitySample): Segment {
+    const at = Math.round(sample.sampled_at_ms);
+    return {
+      id: segmentId(o.host, fileKey, at, at + 1), family: 'pg_activity', host: o.host, source: 'pg_activity',
+      file: server, file_key: fileKey, start: at, end: at + 1, ...rowsOfRecords('pg_activity', [sample]), errors: [],
+    };
+  }
+
+  async function run(): Promise<void> {
+    let session: PgSession | null = null;
+    let backoff = FIRST_BACKOFF_MS;
+    let problem: string | null = null;
+    let everConnected = false;
+    let tick = performance.now();
+    const fail = async (error: SourceError): Promise<void> => {
+      if (error.message !== problem) o.activity.failed(server, error, backoff);
+      problem = error.message;
+      await session?.close();
+      session = null;
+      await sleep(backoff, abort.signal);
+      backoff = Math.min(backoff * 2, c.reconnect_max_ms);
+    };
+    while (!abort.signal.aborted) {
+      if (session === null) {
+        try {
+          session = await openSession({ connection: c.connection, statementTimeoutMs: c.statement_timeout_ms });
+        } catch (error) {
+          await fail(classifyFailure(error, server).error);
+          continue;
+        }
+        o.activity.connected(server, { version: session.traits.version, waitSampling: session.traits.waitSampling, resumed: everConnected || problem !== null });
+        if (session.waitSamplingProblem !== null) o.activity.notice(server, session.waitSamplingProblem);
+        everConnected = true;
+        tick = performance.now();
+      }
+      const wait = tick - performance.now();
+      if (wait > 0) await sleep(wait, abort.signal);
+      if (abort.signal.aborted) break;
+      const t0 = performance.now();
+      try {
+        const r = await session.sample();
+        const ms = performance.now() - t0;
+        problem = null;
+        backoff = FIRST_BACKOFF_MS;
+        const sample: PgActivitySample = {
+          host: o.host, server, sampled_at_ms: r.nowMs, interval_ms: c.interval_ms, duration_ms: ms,
+          backends: r.backends, wait_period_ms: session.waitPeriodMs, wait_samples: r.waitSamples,
+        };
+        o.activity.sampled(server, ms, r.backends.length, r.waitSamples.length);
+        if (!(await publishUntilAcked(o.publish, segmentOf(sample), o.events, abort.signal, 0))) break;
+      } catch (error) {
+        const failure = classifyFailure(error, server);
+        // A timed-out sample leaves a usable session; anything else may have lost it.
+        if (failure.kind === 'timeout' && !session.broken) {
+          if (failure.error.message !== problem) o.activity.failed(server, failure.error, 0);
+          problem = failure.error.message;
+        } else {
+          await fail(failure.error);
+          continue;
+        }
+      }
+      tick += c.interval_ms;
+      const now = performance.now();
+      if (tick <= now) {
+        const missed = Math.floor((now - tick) / c.interval_ms) + 1;
+        o.activity.skipped(server, missed);
+        tick += missed * c.interval_ms;
+      }
+    }
+    await (session as PgSession | null)?.close();
+  }
+
+  return {
+    totalBytes: 0,
+    async start() {
+      if (loop !== null || stopping !== null) return;
+      loop = run().catch((error: unknown) => o.activity.failed(server, classifyFailure(error, server).error, 0));
+    },
+    // A live source never finishes on its own: done once stopped.
+    done: () => donePromise,
+    stop() {
+      stopping ??= (async () => {
+        abort.abort();
+        await loop;
+        resolveDone();
+      })();
+      return stopping;
+    },
+  };
+}
