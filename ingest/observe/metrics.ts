@@ -1,6 +1,10 @@
 // Counters, gauges and summaries (sum and count, no quantiles) with labels, rendered in the Prometheus text
 // format for `/metrics`. Small on purpose: a handful of series per source and table, no dependency.
 // test/metrics-prometheus.test.ts holds every page to `promtool check metrics` and a real scrape.
+// Kept hand-written rather than prom-client (issue #15 item 8; bench/library-candidates.ts, 6 counters × 8 label
+// sets, 2 shared cores): inc 1.2 M/s here against prom-client 15's 1.7 M/s, render 14,400/s against 8,400/s; both
+// cost microseconds beside a segment or a scrape. prom-client renders asynchronously (Registry.metrics()), so every
+// caller of render() would await, and value()/total() (read synchronously by commands and tests) have no sync reader.
 
 type Labels = Record<string, string>;
 
