@@ -42,6 +42,8 @@ missing_packages() {
     command -v "$program" >/dev/null 2>&1 || list+=("$package")
   done
   postgres_installed || list+=(postgresql)
+  # pg_wait_sampling for the pg_activity source's tests (issue 16); Debian 12's PostgreSQL is 15.
+  compgen -G '/usr/lib/postgresql/*/lib/pg_wait_sampling.so' >/dev/null || list+=(postgresql-15-pg-wait-sampling)
   # A locale's source comes with the `locales` package; a minimal image has locale-gen's package without them.
   [[ -d /usr/share/i18n/locales ]] || list+=(locales)
   [[ ${#list[@]} -eq 0 ]] || printf '%s\n' "${list[@]}" | sort -u | tr '\n' ' '

@@ -15,6 +15,8 @@ export interface PgCluster {
   /** ALTER SYSTEM for each key, then reload. */
   configure(settings: Record<string, string>): Promise<void>;
   stop(): void;
+  /** Starts the stopped server again on the same port (a restart as a DBA does it). */
+  start(): void;
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -56,6 +58,9 @@ export function startPgCluster(bin: string, settings: Record<string, string>): P
     },
     stop() {
       try { run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']); } catch { /* already down */ }
+    },
+    start() {
+      run('pg_ctl', ['-D', data, '-l', join(dir, 'pg_ctl.log'), '-w', '-t', '60', 'start']);
     },
   };
 }

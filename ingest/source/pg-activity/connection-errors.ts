@@ -11,7 +11,8 @@ const NEEDS_A_PERSON: Record<string, string> = {
 };
 /** SQLSTATEs of a server on its way down or up: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now. */
 const RESTARTING = new Set(['57P01', '57P02', '57P03']);
-const STATEMENT_TIMEOUT = '57014';
+/** 57014 query_canceled (our statement_timeout), 55P03 lock_not_available (our lock_timeout on a catalog): a slow sample, the session stays. */
+const SLOW_SAMPLE = new Set(['57014', '55P03']);
 
 export type FailureKind = 'credentials' | 'unreachable' | 'timeout' | 'other';
 
@@ -34,8 +35,8 @@ export function classifyFailure(error: unknown, server: string): SamplerFailure 
       : `PostgreSQL at ${server}: ${why} (${code}: ${message}); ${code.startsWith('28') ? 'check PGPASSWORD or ~/.pgpass and pg_hba.conf' : 'check the connection URL and the role\'s rights'}; retrying quietly`;
     return { kind: 'credentials', error: new SourceError(text, server, { cause: error, permanent: true }) };
   }
-  if (code === STATEMENT_TIMEOUT || /query read timeout/i.test(message)) {
-    return { kind: 'timeout', error: new SourceError(`PostgreSQL at ${server} did not answer a sample within statement_timeout_ms: ${message}`, server, { cause: error }) };
+  if (SLOW_SAMPLE.has(code)) {
+    return { kind: 'timeout', error: new SourceError(`PostgreSQL at ${server} was too slow for a sample (statement_timeout_ms, or a catalog lock past 1 s): ${message}`, server, { cause: error }) };
   }
   const unreachable = RESTARTING.has(code) || /ECONNREFUSED|ECONNRESET|ENOENT|ETIMEDOUT|EHOSTUNREACH|terminat|Connection ended|timeout expired|not queryable/i.test(`${code} ${message}`);
   return {
