@@ -1,5 +1,5 @@
 // The perfpipe configuration file (YAML or JSON), validated by zod. Components own their schemas; this
-// file only composes them (STYLE §4). Every key: unit and default in its doc comment.
+// file only composes them (docs/style.md §4). Every key: unit and default in its doc comment.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve, sep } from 'node:path';
@@ -128,7 +128,7 @@ function checkPaths(c: { data: string; sources: Array<{ type: string; location: 
 }
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
-/** Formats zod issues as `path: message` lines, all at once (STYLE §4). */
+/** Formats zod issues as `path: message` lines, all at once (docs/style.md §4). */
 export function describeIssues(error: z.ZodError, input: unknown): string[] {
   return error.issues.map((issue) => {
     const path = issue.path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');

@@ -1,5 +1,5 @@
 // Configuration of the lock alerter: rules, grouping and channels. Every key has its unit and default
-// here, and nowhere else (STYLE §4); this block is the user documentation.
+// here, and nowhere else (docs/style.md §4); this block is the user documentation.
 import { z } from 'zod';
 
 const Ms = z.number().int().nonnegative();
