@@ -69,8 +69,10 @@ test.serial('ingest --apdex stores the export once and report apdex gives the ha
   t.is(compared.code, 0, compared.stderr);
   const doc = JSON.parse(compared.stdout) as { runs: string[]; operations: Array<Record<string, { apdex: number | null; n: number } | string>>; overall: { delta: { apdex: number } } };
   t.deepEqual(doc.runs, ['baseline', 'everything']);
-  const a = doc.operations.find((o) => o.operation === 'Проведение реализации') ?? doc.operations[0];
-  t.truthy(a);
+  t.deepEqual(doc.operations.map((o) => o.operation), [B, A, C], 'by name');
+  // A's late frustrated run falls only in "everything": 0.563 over 8 → 0.5 over 9; B and C are the same in both.
+  t.like(doc.operations.find((o) => o.operation === A), { baseline: { apdex: 0.563, n: 8 }, everything: { apdex: 0.5, n: 9 }, delta: { apdex: -0.063, n: 1 } });
+  t.like(doc.operations.find((o) => o.operation === B), { baseline: { apdex: 0.7, n: 5 }, everything: { apdex: 0.7, n: 5 }, delta: { apdex: 0, n: 0 } });
   // The whole-time window adds A's late frustrated run: 0.563 → 0.5; overall 0.706 → 0.667.
   t.is(doc.overall.delta.apdex, -0.039);
   const missing = await report('--run', 'nope');
