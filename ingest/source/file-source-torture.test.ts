@@ -24,11 +24,13 @@ test('rename rotation: the renamed file is read to its end, including what its w
   renameSync(f, `${f}.1`); // logrotate `create`: the old name goes away (and is not listed any more)
   writeSync(writer, tjLines('a', 30, 50));
   writeFileSync(f, tjLines('n', 20)); // the new file under the old name
-  await sleep(300);
+  // The source has followed the rename and found the new file before the old writer's last lines arrive.
+  await until('the 30 appended after the rename and the new file\'s 20', () => c.events().length >= 100);
   writeSync(writer, tjLines('a', 10, 80)); // the writer is slow to reopen: still inside rotate_wait_ms
   closeSync(writer);
   await until('all 110 events', () => c.events().length >= 110);
-  await sleep(300);
+  // Once rotate_wait_ms has passed the renamed-away file is read to its end and let go: anything read twice is in.
+  await until('the renamed-away file let go', () => r.count('fileDeleted') >= 1);
   t.deepEqual(c.users(), sorted([...range('a', 90), ...range('n', 20)]));
   t.is(new Set(eventIds(c)).size, 110, 'nothing read twice');
   t.is(r.count('fileDeleted'), 1, 'the renamed-away file was reported once');
