@@ -1,7 +1,8 @@
 import test from 'ava';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfigFile, parseConfig } from './config.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadConfigFile, loadConfigInput, parseConfig } from './config.js';
 import { packageRoot } from './package-root.js';
 
 test('an empty config gives the documented defaults', (t) => {
@@ -58,4 +59,18 @@ test('an apdex source needs only its directory, and says what is wrong with the 
     '  sources[0].tz: "Europe/Moscow": only "UTC" is supported for export times so far',
     '  sources[0]: unknown key "glob"',
   ].join('\n'));
+});
+
+test('a config file with a pg_activity source takes flags on top (its parsed form is not parsed twice)', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'perfpipe-config-'));
+  try {
+    const file = join(dir, 'perfpipe.yaml');
+    writeFileSync(file, 'sources:\n  - type: pg_activity\n    connection: postgresql://postgres@127.0.0.1:5432/postgres\n    interval_ms: 500\n');
+    const input = loadConfigInput(file);
+    t.deepEqual(input, { sources: [{ type: 'pg_activity', connection: 'postgresql://postgres@127.0.0.1:5432/postgres', interval_ms: 500 }] });
+    const c = parseConfig({ ...input, data: join(dir, 'data') });
+    t.like(c.sources[0], { type: 'pg_activity', interval_ms: 500, location: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -162,6 +162,20 @@ export function parseConfig(input: unknown, origin = 'config'): Config {
 }
 
 export function loadConfigFile(path: string): Config {
+  return parseConfig(readConfigInput(path), path);
+}
+
+/**
+ * The file's keys as written, checked: what flags are merged into before the one parse. Not the parsed config,
+ * whose transforms add keys a strict schema refuses on a second parse (a pg_activity source's `location`).
+ */
+export function loadConfigInput(path: string): ConfigInput {
+  const input = readConfigInput(path);
+  parseConfig(input, path);
+  return input as ConfigInput;
+}
+
+function readConfigInput(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -174,5 +188,5 @@ export function loadConfigFile(path: string): Config {
   } catch (error) {
     throw new ConfigError(`${path} is not valid YAML/JSON: ${(error as Error).message}`);
   }
-  return parseConfig(input, path);
+  return input;
 }

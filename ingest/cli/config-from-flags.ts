@@ -1,6 +1,6 @@
 // `ingest` and `run` take a config file, flags, or both: flags override the file's keys.
 import { ConfigError } from '../errors.js';
-import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
+import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../config.js';
 import { parseFlags, STORE_OPTIONS } from './args.js';
 import { apdexSourcesFromFlags, applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
 import { ALERT_OPTIONS, applyAlertFlags } from './alert-flags.js';
@@ -23,7 +23,7 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   const { values, positionals } = parseFlags(argv, PIPELINE_OPTIONS, usage);
   if (values.help) return { config: parseConfig({}), help: true };
   if (positionals.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${usage}`);
-  const base: ConfigInput = values.config ? structuredClone(loadConfigFile(values.config)) : {};
+  const base: ConfigInput = values.config ? structuredClone(loadConfigInput(values.config)) : {};
   if (values.host) base.host = values.host;
   if (values.data) base.data = values.data;
   if (values.clickhouse) base.clickhouse = values.clickhouse;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../errors.js';
-import { type Config, type ConfigInput, loadConfigFile, parseConfig } from '../config.js';
+import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../config.js';
 import { parseFlags } from './args.js';
 import { PIPELINE_OPTIONS } from './config-from-flags.js';
 import { apdexSourcesFromFlags, applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
@@ -25,7 +25,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   const { values, positionals } = parseFlags(argv, ROLE_OPTIONS, usage);
   if (values.help) return { config: parseConfig({}), help: true };
   if (positionals.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${usage}`);
-  const base: ConfigInput = values.config ? structuredClone(loadConfigFile(values.config)) : {};
+  const base: ConfigInput = values.config ? structuredClone(loadConfigInput(values.config)) : {};
   if (!(values.config && fileSetsListen(values.config))) base.listen = ROLE_LISTEN[role];
   if (values.host) base.host = values.host;
   if (values.data) base.data = values.data;
