@@ -6,6 +6,7 @@ import type { ReportParams, ReportRows } from '../cli/report-rows.js';
 import { runCompare } from '../cli/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
 import { parseUtc } from './time-format.js';
+import { chartBucket, MINUTE_S, sampledBucket } from './chart-bucket.js';
 import { fetchPgWaitsReport } from '../pg-waits/pg-waits-report.js';
 
 export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop'] as const;
@@ -26,25 +27,34 @@ export interface PageRequest {
 
 /** The same cap the text reports use. */
 const ALL = { limit: LOCK_EVENTS_LIMIT };
-/** Minutes of APDEX timeline, one apdex.sql run each: a day of load test; a longer window draws its first day. */
+/** Points of APDEX timeline, one apdex.sql run each: a day of minutes; a longer window draws its first day. */
 export const MAX_APDEX_MINUTES = 1440;
 /** The PostgreSQL table lists this many waits, longest first. */
 const LONGEST = 25;
 
 const n = (v: unknown): number => Number(v ?? 0);
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+/** The per-minute reports that take {bucket_s} (ingest/store/reports.ts gives the others' callers minutes). */
+const BUCKETED = new Set(['apdex-active-minutes', 'tj-lock-minutes', 'pg-lock-wait-minutes', 'atop-cpu-minutes', 'atop-disk-minutes']);
 
-export async function collectReportPage(rows: WindowRows, sections: readonly SectionName[], req: PageRequest): Promise<ReportPage> {
+/** The width of a chart point (s): from the window when both sides are known, else a minute as for any long window. */
+export function pageBucket(window: PageRequest['window']): number {
+  return window.from !== null && window.to !== null ? chartBucket(window.to - window.from) : MINUTE_S;
+}
+
+export async function collectReportPage(windowRows: WindowRows, sections: readonly SectionName[], req: PageRequest): Promise<ReportPage> {
   const want = new Set(sections);
-  const page: Omit<ReportPage, 'domain' | 'window'> = { title: req.title, run: req.run, timeZone: req.timeZone, generatedAt: req.generatedAt };
+  const bucket = pageBucket(req.window);
+  const rows: WindowRows = (name, extra = {}) => windowRows(name, BUCKETED.has(name) ? { bucket_s: bucket, ...extra } : extra);
+  const page: Omit<ReportPage, 'domain' | 'window'> = { title: req.title, run: req.run, timeZone: req.timeZone, generatedAt: req.generatedAt, bucket };
   const seen: number[] = [];
   const counts = want.has('locks') || want.has('pg') ? lockCounts((await rows('lock-counts'))[0] ?? {}) : null;
   if (want.has('apdex')) {
     const active = (await rows('apdex-active-minutes', { limit: MAX_APDEX_MINUTES + 1 })).map((r) => n(r.t));
     const minutes: ApdexMinute[] = [];
-    // apdex.sql itself over each minute: the timeline cannot drift from `report apdex` (T rules, config, rounding).
+    // apdex.sql itself over each bucket: the timeline cannot drift from `report apdex` (T rules, config, rounding).
     for (const t of active.slice(0, MAX_APDEX_MINUTES)) {
-      for (const r of await rows('apdex', { from: `${t}.000`, to: `${t + 60}.000` })) {
+      for (const r of await rows('apdex', { from: `${t}.000`, to: `${t + bucket}.000`, bucket_s: bucket })) {
         if (r.apdex === null || r.apdex === undefined || r.scope === 'overall_priority_weighted') continue;
         minutes.push({
           t, scope: r.scope === 'operation' ? 'operation' : 'overall_count_weighted', operation: s(r.operation), source: r.scope === 'operation' ? s(r.source) : '',
@@ -80,13 +90,17 @@ export async function collectReportPage(rows: WindowRows, sections: readonly Sec
     }
   }
   if (want.has('atop')) {
-    const cpu: AtopCpuMinute[] = (await rows('atop-cpu-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), cpu_busy_pct: n(r.cpu_busy_pct), cpu_busy_pct_max: n(r.cpu_busy_pct_max) }));
-    const disks: AtopDiskMinute[] = (await rows('atop-disk-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), disk: s(r.disk), busy_pct: n(r.busy_pct), busy_pct_max: n(r.busy_pct_max) }));
+    // A bucket no finer than the samples: a 20 s run sampled every 10 s has two points, not ten invented ones.
+    const interval = n((await rows('atop-sample-interval'))[0]?.interval_s);
+    const atopBucket = sampledBucket(bucket, interval);
+    const atopRows = (name: string): Promise<Row[]> => rows(name, { bucket_s: atopBucket });
+    const cpu: AtopCpuMinute[] = (await atopRows('atop-cpu-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), cpu_busy_pct: n(r.cpu_busy_pct), cpu_busy_pct_max: n(r.cpu_busy_pct_max) }));
+    const disks: AtopDiskMinute[] = (await atopRows('atop-disk-minutes')).map((r) => ({ t: n(r.t), host: s(r.host), disk: s(r.disk), busy_pct: n(r.busy_pct), busy_pct_max: n(r.busy_pct_max) }));
     seen.push(...cpu.map((m) => m.t), ...disks.map((m) => m.t));
     // atop is optional in a load test: no samples, no section.
-    if (cpu.length > 0 || disks.length > 0) page.atop = { cpu, disks };
+    if (cpu.length > 0 || disks.length > 0) page.atop = { cpu, disks, bucket: atopBucket, sampleInterval: interval };
   }
-  return { ...page, ...frame(req.window, seen, req.generatedAt / 1000) };
+  return { ...page, ...frame(req.window, seen, req.generatedAt / 1000, bucket) };
 }
 
 /** A two-run comparison page from `report run-compare`'s own JSON, so both agree by construction. */
@@ -94,21 +108,22 @@ export async function collectComparePage(source: ReportRows, runs: Array<{ name:
   const doc = JSON.parse(await runCompare(source, runs, 'json')) as Omit<CompareSection, 'windows'>;
   const from = Math.min(...runs.map((r) => r.window.from));
   const to = Math.max(...runs.map((r) => r.window.to));
-  return { ...req, run: runs.map((r) => r.name).join(' vs '), ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) } };
+  return { ...req, run: runs.map((r) => r.name).join(' vs '), bucket: MINUTE_S, ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) } };
 }
 
 /**
  * The window shown in the header and the charts' time axis: a side the reader gave is kept (rounded out to whole
- * minutes, as the per-minute SQL counts every minute the window overlaps); a side left open ends where the data does,
- * or, with no data at all, at `now` (Unix s).
+ * buckets, as the per-bucket SQL counts every bucket the window overlaps, and widened to the points drawn: the
+ * SQL counts whole minutes, so a short window's minute may hold points just outside it); a side left open ends
+ * where the data does, or, with no data at all, at `now` (Unix s). `points` are bucket starts.
  */
-export function frame(window: { from: number | null; to: number | null }, minutes: readonly number[], now = 0): Pick<ReportPage, 'window' | 'domain'> {
-  const lo = minutes.reduce((a, t) => Math.min(a, t), Infinity);
-  const hi = minutes.reduce((a, t) => Math.max(a, t + 60), -Infinity);
+export function frame(window: { from: number | null; to: number | null }, points: readonly number[], now = 0, bucket = MINUTE_S): Pick<ReportPage, 'window' | 'domain'> {
+  const lo = points.reduce((a, t) => Math.min(a, t), Infinity);
+  const hi = points.reduce((a, t) => Math.max(a, t + bucket), -Infinity);
   const from = window.from ?? (Number.isFinite(lo) ? lo : null);
   const to = window.to ?? (Number.isFinite(hi) ? hi : null);
-  const start = Math.floor((from ?? (to === null ? now : to - 60)) / 60) * 60;
-  const end = Math.max(Math.ceil((to ?? start + 60) / 60) * 60, start + 60);
+  const start = Math.floor(Math.min(from ?? (to === null ? now : to - bucket), lo) / bucket) * bucket;
+  const end = Math.max(Math.ceil(Math.max(to ?? start + bucket, hi) / bucket) * bucket, start + bucket);
   return { window: { from: from ?? start, to: to ?? end }, domain: { from: start, to: end } };
 }
 

@@ -31,7 +31,7 @@ function hostilePage(): ReportPage {
       minutes: [{ t: T0, waits: 1, acquired: 1, lock_timeouts: 0, deadlocks: 0, other: 0, wait_s: 1 }], episodes: 1,
       longest: [{ ts_start: '2026-11-30 10:00:00.000', ts_end: '2026-11-30 10:00:01.000', pid: 1, mode: EVIL, object: EVIL, outcome: EVIL, wait_ms: 1000, holder_pids: [2], statement: EVIL, waiter_1c_user: EVIL, waiter_context: EVIL, waiter_connect_id: EVIL, holder_1c_user: EVIL, holder_context: EVIL, holder_connect_id: EVIL }],
     },
-    atop: { cpu: [{ t: T0, host: EVIL, cpu_busy_pct: 1, cpu_busy_pct_max: 1 }], disks: [{ t: T0, host: EVIL, disk: EVIL, busy_pct: 1, busy_pct_max: 1 }] },
+    atop: { cpu: [{ t: T0, host: EVIL, cpu_busy_pct: 1, cpu_busy_pct_max: 1 }], disks: [{ t: T0, host: EVIL, disk: EVIL, busy_pct: 1, busy_pct_max: 1 }], bucket: 60, sampleInterval: 10 },
   };
 }
 

@@ -5,7 +5,7 @@ import type { LocksReport } from '../cli/locks-report-output.js';
 import type { PgWaitsReport } from '../pg-waits/pg-waits-report.js';
 import type { RunHistoryRow } from '../runs/run-history.js';
 
-/** A row of apdex.sql run over one minute; `t` is the minute's start, Unix s. */
+/** A row of apdex.sql run over one bucket (ReportPage.bucket); `t` is the bucket's start, Unix s. */
 export interface ApdexMinute {
   t: number;
   scope: 'operation' | 'overall_count_weighted';
@@ -52,7 +52,11 @@ export interface PgWaitsSection { report: PgWaitsReport; minutes: Array<{ t: num
 
 export interface AtopCpuMinute { t: number; host: string; cpu_busy_pct: number; cpu_busy_pct_max: number }
 export interface AtopDiskMinute { t: number; host: string; disk: string; busy_pct: number; busy_pct_max: number }
-export interface AtopSection { cpu: AtopCpuMinute[]; disks: AtopDiskMinute[] }
+/**
+ * `bucket`: the width of its points (s), never finer than `sampleInterval`, atop's interval (s, 0 if unknown),
+ * so it may be wider than the page's.
+ */
+export interface AtopSection { cpu: AtopCpuMinute[]; disks: AtopDiskMinute[]; bucket: number; sampleInterval: number }
 
 /** `perfpipe report run-compare --format json`, as ingest/cli/run-compare.ts writes it. */
 export interface CompareSide { apdex: number | null; avg_s: number | null; n: number }
@@ -74,8 +78,10 @@ export interface ReportPage {
   run: string | null;
   /** The window asked for, Unix s. */
   window: { from: number; to: number };
-  /** The time axis of every chart, whole minutes, Unix s. */
+  /** The time axis of every chart, whole buckets, Unix s. */
   domain: { from: number; to: number };
+  /** The width of a chart point, s (ingest/report-html/chart-bucket.ts); absent: a minute. */
+  bucket?: number;
   /** IANA zone every time on the page is shown in. */
   timeZone: string;
   /** When the page was made, Unix ms (passed in: the renderer reads no clock). */

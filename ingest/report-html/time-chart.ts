@@ -1,9 +1,9 @@
-// A per-minute time chart as inline SVG: lines (one point per minute, broken where a minute has no value) or
-// stacked bars (one column per minute). Pure: spec in, markup out. Every series is a `<g data-series>` and every
-// point or bar carries `data-t` (Unix s, minute start) and `data-v`, so readers and tests can check the drawing
+// A time chart as inline SVG, one point per bucket (a minute, or less for a short window: chart-bucket.ts): lines
+// (broken where a bucket has no value) or stacked bars (one column per bucket). Pure: spec in, markup out. Every
+// series is a `<g data-series>` and every point or bar carries `data-t` (Unix s, bucket start) and `data-v`, so readers and tests can check the drawing
 // against the data; a `<title>` on each gives the exact value on hover without any script.
 import { esc, fmt } from './html.js';
-import { formatDate, formatDateMinute, formatMinute } from './time-format.js';
+import { formatDate, formatDateMinute, formatInstant, formatMinute } from './time-format.js';
 import { timeTicks, valueTicks } from './ticks.js';
 
 export interface Point { t: number; v: number }
@@ -23,8 +23,10 @@ export interface TimeChartSpec {
   title: string;
   kind: 'lines' | 'stacked-bars';
   series: readonly TimeSeries[];
-  /** The time axis, Unix s; whole minutes, shared by all charts of a page so they line up. */
+  /** The time axis, Unix s; whole buckets, shared by all charts of a page so they line up. */
   domain: { from: number; to: number };
+  /** Seconds one point stands for (its bar's width, the longest step a line joins); default a minute. */
+  bucket?: number;
   timeZone: string;
   yTitle: string;
   /** A fixed top of the value axis (1 for APDEX, 100 for %); otherwise from the data. */
@@ -51,7 +53,8 @@ export function timeChart(spec: TimeChartSpec): string {
     return `<figure class="chart empty" data-chart="${esc(spec.id)}" data-empty="true">${caption}<p class="empty">No data in this window.</p>${note}</figure>`;
   }
   const { from, to } = spec.domain;
-  const x = (t: number): number => M.l + ((t - from) / Math.max(to - from, MINUTE)) * PW;
+  const bucket = spec.bucket ?? MINUTE;
+  const x = (t: number): number => M.l + ((t - from) / Math.max(to - from, bucket)) * PW;
   const stacks = new Map<number, number>();
   if (spec.kind === 'stacked-bars') for (const s of spec.series) for (const p of s.points) stacks.set(p.t, (stacks.get(p.t) ?? 0) + p.v);
   const dataMax = spec.kind === 'stacked-bars' ? Math.max(0, ...stacks.values()) : Math.max(0, ...spec.series.flatMap((s) => s.points.map((p) => p.v)));
@@ -74,17 +77,19 @@ export function timeChart(spec: TimeChartSpec): string {
       + `<text x="${r(x(t))}" y="${M.t + PH + 18}" text-anchor="middle">${formatMinute(t * 1000, spec.timeZone)}</text>`
       + (withDate ? `<text class="date" x="${r(x(t))}" y="${M.t + PH + 32}" text-anchor="middle">${date}</text>` : '');
   }).join('');
-  const tip = (s: TimeSeries, p: Point): string => `<title>${esc(s.name)} · ${formatDateMinute(p.t * 1000, spec.timeZone)} · ${esc(fmt(p.v, digits))}</title>`;
+  // A point shorter than a minute is named to the second.
+  const when = (t: number): string => (bucket % MINUTE === 0 ? formatDateMinute(t * 1000, spec.timeZone) : formatInstant(t * 1000, spec.timeZone));
+  const tip = (s: TimeSeries, p: Point): string => `<title>${esc(s.name)} · ${when(p.t)} · ${esc(fmt(p.v, digits))}</title>`;
 
   const base = new Map<number, number>();
   const series = spec.series.map((s) => {
     const points = [...s.points].sort((a, b) => a.t - b.t);
     const attrs = `class="series" data-series="${esc(s.name)}" data-color="${s.color}"`;
     if (spec.kind === 'stacked-bars') {
-      // A bar fills its minute, less a 1 px gap, but stays a bar in a window of a minute or two (at most BAR_MAX wide).
-      const minutePx = x(from + MINUTE) - x(from);
-      const width = Math.max(Math.min(minutePx - (minutePx >= 4 ? 1 : 0), BAR_MAX), 0.6);
-      const inset = (minutePx - width) / 2;
+      // A bar fills its bucket, less a 1 px gap, but stays a bar in a window of a few buckets (at most BAR_MAX wide).
+      const bucketPx = x(from + bucket) - x(from);
+      const width = Math.max(Math.min(bucketPx - (bucketPx >= 4 ? 1 : 0), BAR_MAX), 0.6);
+      const inset = (bucketPx - width) / 2;
       const bars = points.filter((p) => p.v > 0).map((p) => {
         const below = base.get(p.t) ?? 0;
         base.set(p.t, below + p.v);
@@ -92,15 +97,15 @@ export function timeChart(spec: TimeChartSpec): string {
       });
       return `<g ${attrs}>${bars.join('')}</g>`;
     }
-    // A line joins consecutive minutes only: a minute without a value is a gap, not a straight line across it.
+    // A line joins consecutive buckets only: a bucket without a value is a gap, not a straight line across it.
     const runs: Point[][] = [];
     for (const p of points) {
       const run = runs[runs.length - 1];
       const prev = run?.[run.length - 1];
-      if (run !== undefined && prev !== undefined && p.t - prev.t <= MINUTE) run.push(p);
+      if (run !== undefined && prev !== undefined && p.t - prev.t <= bucket) run.push(p);
       else runs.push([p]);
     }
-    const cx = (p: Point): string => r(x(p.t + MINUTE / 2));
+    const cx = (p: Point): string => r(x(p.t + bucket / 2));
     const width = s.strong ? 3 : 2;
     const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
     const paths = runs.filter((run) => run.length > 1).map((run) => `<path d="${run.map((p, i) => `${i === 0 ? 'M' : 'L'}${cx(p)} ${r(y(p.v))}`).join(' ')}" fill="none" stroke="${s.color}" stroke-width="${width}"${dash}/>`);

@@ -11,11 +11,19 @@ export function reportSql(name: string): string {
   return readFileSync(join(packageRoot(), 'queries', 'reports', `${name}.sql`), 'utf8');
 }
 
+/** One-minute points, from the rollups: what every report but a short window's HTML chart draws (chart-bucket.ts). */
+const MINUTES = { bucket_s: 60 };
+
 /**
  * Parameters with a meaning when a caller leaves them out: apdex.sql's configured key operations default to none
- * (the export's operations and settings alone), so callers that know no config (demo, run-compare) need not pass them.
+ * (the export's operations and settings alone), so callers that know no config (demo, run-compare) need not pass them;
+ * the per-minute reports default to minutes.
  */
-const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = { apdex: keyOperationParams([]) };
+const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = {
+  apdex: { ...keyOperationParams([]), ...MINUTES },
+  'apdex-active-minutes': MINUTES, 'tj-lock-minutes': MINUTES, 'atop-cpu-minutes': MINUTES, 'atop-disk-minutes': MINUTES,
+  'pg-lock-wait-minutes': MINUTES,
+};
 
 /** The parameters a report runs with: its defaults, then what the caller gave. */
 export function reportParams(name: string, params: Record<string, unknown>): Record<string, unknown> {

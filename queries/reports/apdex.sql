@@ -9,6 +9,9 @@
 -- NULL. Counts come from 10 ms buckets, so a T changed in the config or key_operations applies to past data at
 -- once. The window is applied to whole minutes of the start time: a minute counts when it overlaps [from, to)
 -- (a 9 s run still has its minute); pass from/to as Unix seconds (a date text is read in the server's time zone).
+-- {bucket_s} below 60 (the HTML chart of a short run, ingest/report-html/chart-bucket.ts) reads the raw rows
+-- instead of the minute rollups, counted by the rollups' own rules, and applies the window to whole buckets of
+-- that many seconds (a divisor of 60), so the buckets of a minute add up to exactly the minute's counts.
 -- SSL shows "all frustrated" as 0.001 (its +0.001 display rule); this report shows the plain value 0.
 -- Overall rows: `overall_count_weighted` sums S, A, N over the operations that have a T (the TJ-style
 -- total); `overall_priority_weighted` is SSL's «Общая производительность системы»: Σ wᵢ·APDEXᵢ / Σ wᵢ with
@@ -26,7 +29,22 @@ WITH
             nullIf(argMaxIfMerge(export_priority), 0) AS export_priority,
             nullIf(argMaxIfMerge(export_min_level), 0) AS export_min_level
         FROM apdex_minute
-        WHERE minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
+        WHERE {bucket_s:UInt32} >= 60 AND minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
+        GROUP BY operation
+        UNION ALL
+        -- apdex_minute_mv's counting (queries/ddl/010_apdex.sql) over the measurements of whole buckets.
+        SELECT
+            operation,
+            toUInt64(count()) AS n,
+            sumMap([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets,
+            toUInt64(sum(duration_us)) AS duration_us_sum,
+            nullIf(argMaxIf(ifNull(target_s, 0), ts_start, toUInt8(isNotNull(target_s))), 0) AS export_target_s,
+            nullIf(argMaxIf(ifNull(priority, toUInt32(0)), ts_start, toUInt8(isNotNull(priority))), 0) AS export_priority,
+            nullIf(argMaxIf(ifNull(min_level, 0), ts_start, toUInt8(isNotNull(min_level))), 0) AS export_min_level
+        FROM apdex_measurements
+        WHERE {bucket_s:UInt32} < 60
+          AND ts_start >= toDateTime(intDiv(toUnixTimestamp({from:DateTime64(3)}), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC')
+          AND toDateTime(intDiv(toUnixTimestamp(ts_start), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC') < {to:DateTime64(3)}
         GROUP BY operation
     ),
     export_ops AS
@@ -53,7 +71,17 @@ WITH
     (
         SELECT infobase, context, sum(n) AS n, sumMapMerge(buckets_10ms) AS buckets, sum(duration_us_sum) AS duration_us_sum
         FROM tj_call_minute
-        WHERE minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
+        WHERE {bucket_s:UInt32} >= 60 AND minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
+        GROUP BY infobase, context
+        UNION ALL
+        -- tj_call_minute_mv's counting (queries/ddl/041_tj_calls.sql) over the calls of whole buckets.
+        SELECT
+            infobase, context_first AS context, toUInt64(count()) AS n,
+            sumMap([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets, toUInt64(sum(duration_us)) AS duration_us_sum
+        FROM tj_events
+        WHERE {bucket_s:UInt32} < 60 AND event = 'CALL' AND context_first != ''
+          AND ts_start >= toDateTime(intDiv(toUnixTimestamp({from:DateTime64(3)}), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC')
+          AND toDateTime(intDiv(toUnixTimestamp(ts_start), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC') < {to:DateTime64(3)}
         GROUP BY infobase, context
     ),
     tj_ops AS

@@ -1,8 +1,9 @@
 -- Disk busy % per host, disk and minute from atop (atop_disks): mean and peak of the samples in the minute.
 -- Whole disks only (label DSK): LVM volumes and md devices sit on them and would show the same busy time again.
--- Minutes are taken as apdex.sql takes them: every minute overlapping [from, to).
+-- Minutes are taken as apdex.sql takes them: every minute overlapping [from, to). {bucket_s} is the width of a
+-- point: 60, or a divisor of it for a short window (ingest/report-html/chart-bucket.ts).
 SELECT
-    toUnixTimestamp(toStartOfMinute(d.ts)) AS t,
+    toUInt32(intDiv(toUnixTimestamp(d.ts), {bucket_s:UInt32}) * {bucket_s:UInt32}) AS t,
     d.host AS host,
     d.name AS disk,
     round(avg(d.busy_pct), 1) AS busy_pct,

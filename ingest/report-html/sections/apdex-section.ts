@@ -4,6 +4,7 @@ import { apdexKey, type ApdexSection, type ReportPage } from '../report-page.js'
 import { esc, fmt, table } from '../html.js';
 import { MEANING, seriesColor, seriesRepeats } from '../palette.js';
 import { timeChart, type Band, type TimeSeries } from '../time-chart.js';
+import { bucketName, MINUTE_S } from '../chart-bucket.js';
 import type { ApdexOperation, ApdexOverall } from '../../cli/apdex-report-output.js';
 
 /** docs/apdex.md §1 bands, the ones apdex.sql names. */
@@ -30,10 +31,11 @@ export function apdexSection(a: ApdexSection, page: ReportPage): string {
   })).filter((s) => s.points.length > 0).map((s, i) => ({ ...s, color: seriesColor(i), dashed: seriesRepeats(i) }));
   const overall = a.minutes.filter((m) => m.scope === 'overall_count_weighted').map((m) => ({ t: m.t, v: m.apdex }));
   if (overall.length > 0) series.push({ name: OVERALL_SERIES, color: MEANING.total, strong: true, points: overall });
+  const bucket = page.bucket ?? MINUTE_S;
   const chart = timeChart({
-    id: 'apdex-minutes', title: 'APDEX per key operation, per minute', kind: 'lines', series, domain: page.domain, timeZone: page.timeZone,
+    id: 'apdex-minutes', title: `APDEX per key operation, per ${bucketName(bucket)}`, kind: 'lines', series, domain: page.domain, bucket, timeZone: page.timeZone,
     yTitle: 'APDEX', yMax: 1, bands: APDEX_BANDS, digits: 3,
-    note: `APDEX = (satisfied + tolerating/2) / all runs of the minute; satisfied ≤ T, tolerating ≤ 4T, T per operation. Background: rating bands.${a.minutesCut ? ' Only the first day of the window is drawn.' : ''}`,
+    note: `APDEX = (satisfied + tolerating/2) / all runs of the ${bucketName(bucket)}; satisfied ≤ T, tolerating ≤ 4T, T per operation. Background: rating bands.${a.minutesCut ? ' Only the first day of the window is drawn.' : ''}`,
   });
   type Line = { op: ApdexOperation | null; all: ApdexOverall | null; label: string };
   const lines: Line[] = [

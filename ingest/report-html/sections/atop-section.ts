@@ -3,6 +3,7 @@
 import type { AtopSection, ReportPage } from '../report-page.js';
 import { seriesColor } from '../palette.js';
 import { timeChart, type TimeSeries } from '../time-chart.js';
+import { bucketName, MIN_POINTS, MINUTE_S } from '../chart-bucket.js';
 
 export const DISKS_SHOWN = 8;
 
@@ -14,13 +15,17 @@ export function atopSection(a: AtopSection, page: ReportPage): string {
   const shown = [...peak.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).slice(0, DISKS_SHOWN).map(([k]) => k).sort();
   const disks: TimeSeries[] = shown.map((k, i) => ({ name: k, color: seriesColor(i), points: a.disks.filter((m) => `${m.host}: ${m.disk}` === k).map((m) => ({ t: m.t, v: m.busy_pct })) }));
   const left = peak.size - shown.length;
+  const per = bucketName(a.bucket);
+  // Coarser than the page because of the sampling: say why this chart has fewer points than the others.
+  const coarse = a.bucket > (page.bucket ?? MINUTE_S) && (page.domain.to - page.domain.from) / a.bucket < MIN_POINTS
+    ? ` atop sampled every ${a.sampleInterval} s: one point per ${per}, fewer than ${MIN_POINTS} in this window.` : '';
   return `<section id="atop"><h2>Hosts (atop)</h2>
 <div class="pair">${timeChart({
-    id: 'atop-cpu', title: 'CPU busy %, mean per minute', kind: 'lines', series: cpu, domain: page.domain, timeZone: page.timeZone, yTitle: '% busy', yMax: 100, digits: 1,
-    note: 'Busy: neither idle nor waiting for I/O, over all CPUs of the host.',
+    id: 'atop-cpu', title: `CPU busy %, mean per ${per}`, kind: 'lines', series: cpu, domain: page.domain, bucket: a.bucket, timeZone: page.timeZone, yTitle: '% busy', yMax: 100, digits: 1,
+    note: `Busy: neither idle nor waiting for I/O, over all CPUs of the host.${coarse}`,
   })}${timeChart({
-    id: 'atop-disks', title: 'Disk busy %, mean per minute', kind: 'lines', series: disks, domain: page.domain, timeZone: page.timeZone, yTitle: '% busy', yMax: 100, digits: 1,
-    ...(left > 0 ? { note: `The ${DISKS_SHOWN} disks with the highest peak; ${left} more not drawn.` } : {}),
+    id: 'atop-disks', title: `Disk busy %, mean per ${per}`, kind: 'lines', series: disks, domain: page.domain, bucket: a.bucket, timeZone: page.timeZone, yTitle: '% busy', yMax: 100, digits: 1,
+    ...(left > 0 || coarse !== '' ? { note: `${left > 0 ? `The ${DISKS_SHOWN} disks with the highest peak; ${left} more not drawn.` : ''}${coarse}`.trim() } : {}),
   })}</div>
 </section>`;
 }

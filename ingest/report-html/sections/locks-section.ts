@@ -7,6 +7,7 @@ import { clip, esc, fmt, table } from '../html.js';
 import { MEANING } from '../palette.js';
 import { barChart } from '../bar-chart.js';
 import { timeChart, type Point } from '../time-chart.js';
+import { bucketName, MINUTE_S } from '../chart-bucket.js';
 import { formatInstant, parseUtc } from '../time-format.js';
 
 /** Rows shown per list; the rest is counted and left to `perfpipe report locks --format csv`. */
@@ -14,7 +15,7 @@ export const LIST_ROWS = 200;
 
 export interface LockTimeline { waits: Point[]; timeouts: Point[]; deadlocks: Point[]; wait_s: Point[] }
 
-/** report locks' `per_minute` is per minute and infobase; the timeline adds the infobases up. */
+/** report locks' `per_minute` is per bucket (a minute, or the page's bucket) and infobase; the timeline adds the infobases up. */
 export function lockTimeline(l: LocksSection): LockTimeline {
   const by = new Map<number, { waits: number; timeouts: number; deadlocks: number; wait_ms: number }>();
   for (const m of l.report.per_minute) {
@@ -31,8 +32,10 @@ export function lockTimeline(l: LocksSection): LockTimeline {
 export function locksSection(l: LocksSection, page: ReportPage): string {
   const tz = page.timeZone;
   const line = lockTimeline(l);
+  const bucket = page.bucket ?? MINUTE_S;
+  const per = bucketName(bucket);
   const events = timeChart({
-    id: 'lock-events', title: '1C managed-lock events per minute', kind: 'stacked-bars', domain: page.domain, timeZone: tz, yTitle: 'events', digits: 0, integer: true,
+    id: 'lock-events', title: `1C managed-lock events per ${per}`, kind: 'stacked-bars', domain: page.domain, bucket, timeZone: tz, yTitle: 'events', digits: 0, integer: true,
     series: [
       { name: 'TLOCK waits', color: MEANING.wait, points: line.waits },
       { name: 'TTIMEOUT (lock timeouts)', color: MEANING.timeout, points: line.timeouts },
@@ -40,9 +43,9 @@ export function locksSection(l: LocksSection, page: ReportPage): string {
     ],
   });
   const waited = timeChart({
-    id: 'lock-wait-time', title: 'Time spent waiting for 1C managed locks, seconds per minute', kind: 'stacked-bars', domain: page.domain, timeZone: tz,
+    id: 'lock-wait-time', title: `Time spent waiting for 1C managed locks, seconds per ${per}`, kind: 'stacked-bars', domain: page.domain, bucket, timeZone: tz,
     yTitle: 'seconds', digits: 3, series: [{ name: 'Total TLOCK wait', color: MEANING.wait, points: line.wait_s }],
-    note: 'A wait counts in the minute it ended (the journal writes an event when it ends), once per lock request.',
+    note: `A wait counts in the ${per} it ended (the journal writes an event when it ends), once per lock request.`,
   });
   const spaces = barChart({
     id: 'lock-spaces', title: 'Lock spaces by total wait', unit: 's', digits: 3,

@@ -4,22 +4,25 @@ import type { PgEpisode, PgSection, ReportPage } from '../report-page.js';
 import { clip, esc, fmt, table } from '../html.js';
 import { MEANING } from '../palette.js';
 import { timeChart } from '../time-chart.js';
+import { bucketName, MINUTE_S } from '../chart-bucket.js';
 import { formatInstant, parseUtc } from '../time-format.js';
 
 export function pgLocksSection(p: PgSection, page: ReportPage): string {
   const tz = page.timeZone;
+  const bucket = page.bucket ?? MINUTE_S;
+  const per = bucketName(bucket);
   const waits = timeChart({
-    id: 'pg-lock-waits', title: 'PostgreSQL lock waits per minute, by outcome', kind: 'stacked-bars', domain: page.domain, timeZone: tz, yTitle: 'waits', digits: 0, integer: true,
+    id: 'pg-lock-waits', title: `PostgreSQL lock waits per ${per}, by outcome`, kind: 'stacked-bars', domain: page.domain, bucket, timeZone: tz, yTitle: 'waits', digits: 0, integer: true,
     series: [
       { name: 'acquired', color: MEANING.wait, points: p.minutes.map((m) => ({ t: m.t, v: m.acquired })) },
       { name: 'lock_timeout', color: MEANING.timeout, points: p.minutes.map((m) => ({ t: m.t, v: m.lock_timeouts })) },
       { name: 'deadlock', color: MEANING.deadlock, points: p.minutes.map((m) => ({ t: m.t, v: m.deadlocks })) },
       { name: 'other (cancelled, statement_timeout, …)', color: MEANING.other, points: p.minutes.map((m) => ({ t: m.t, v: m.other })) },
     ],
-    note: 'Waits PostgreSQL logged (log_lock_waits: those longer than deadlock_timeout); a wait counts in the minute it ended.',
+    note: `Waits PostgreSQL logged (log_lock_waits: those longer than deadlock_timeout); a wait counts in the ${per} it ended.`,
   });
   const time = timeChart({
-    id: 'pg-lock-wait-time', title: 'Time spent waiting for PostgreSQL locks, seconds per minute', kind: 'stacked-bars', domain: page.domain, timeZone: tz,
+    id: 'pg-lock-wait-time', title: `Time spent waiting for PostgreSQL locks, seconds per ${per}`, kind: 'stacked-bars', domain: page.domain, bucket, timeZone: tz,
     yTitle: 'seconds', digits: 3, series: [{ name: 'Total wait', color: MEANING.wait, points: p.minutes.map((m) => ({ t: m.t, v: m.wait_s })) }],
   });
   const side = (user: string, conn: string, context: string): string => (user || context
