@@ -1,18 +1,22 @@
 // Hand-written parts against the library the ecosystem would reach for, on the same input in the same process
-// (issue #15 item 8): the APDEX export's XML (parsers/apdex/ against saxes + iconv-lite) and the /metrics text
-// (ingest/observe/metrics.ts against prom-client). The libraries are not dependencies; install them beside the repo
-// to run this: `npm install --no-save saxes iconv-lite prom-client` (or PERFPIPE_CANDIDATES=DIR with them in
-// DIR/node_modules). Usage: npx tsx bench/library-candidates.ts [--files 300]
+// (issue #15 item 8): the APDEX export's XML and the /metrics text (ingest/observe/metrics.ts against prom-client).
+// prom-client is not a dependency; install it beside the repo to run this: `npm install --no-save prom-client`
+// (or PERFPIPE_CANDIDATES=DIR with it in DIR/node_modules). Usage: npx tsx bench/library-candidates.ts [--files 300]
 //
 // Export: one file of 1000 measurements (the SSL's MeasurementsCountInExportPackage default, so what a real export
-// directory holds), attribute shape, written by simulate/apdex-export.ts, in UTF-8 and UTF-16LE. The library side
-// only decodes and tokenizes (attributes collected per element, no records, no byte offsets), so its figure is
-// what the library costs before any of perfpipe's work; ours is the whole parser, records included.
+// directory holds), attribute shape, written by simulate/apdex-export.ts, in UTF-8 and UTF-16LE. The APDEX parser
+// reads XML with saxes + iconv-lite since #15 item 8 (parsers/apdex/xml-tokens.ts); the rows time the whole shipped
+// parser (records, byte offsets, ids) against the same reader on the hand-written tokenizer it replaced
+// (bench/hand-written-xml-tokens.ts), then both tokenizers alone, then bare saxes + iconv-lite (no offsets).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import iconv from 'iconv-lite';
+import { SaxesParser } from 'saxes';
 import { createApdexParser } from '../parsers/apdex/index.js';
-import { createXmlTokenizer, type XmlToken } from '../parsers/apdex/xml-tokens.js';
+import { createExportReader } from '../parsers/apdex/export-reader.js';
+import { createXmlTokenizer, type XmlToken, type XmlTokenizer } from '../parsers/apdex/xml-tokens.js';
+import { createHandWrittenXmlTokenizer } from './hand-written-xml-tokens.js';
 import { encodeExport, writeApdexExport, type SimKeyOperation } from '../simulate/apdex-export.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { repoRoot } from './bench-paths.js';
@@ -20,7 +24,7 @@ import { formatTable } from './figures.js';
 
 const CHUNK = 64 * 1024;
 const candidates = createRequire(join(process.env.PERFPIPE_CANDIDATES ?? repoRoot(), 'package.json'));
-/** Untyped on purpose: the libraries are optional here, and not dependencies to type against. */
+/** Untyped on purpose: prom-client is optional here, and not a dependency to type against. */
 const load = (name: string): any => candidates(name);
 
 function exportFile(encoding: 'utf8' | 'utf16le'): Buffer {
@@ -47,9 +51,16 @@ function ours(file: Buffer): number {
   return n + p.finish().events.length;
 }
 
+/** The APDEX parser as shipped before #15 item 8: the same export reader on the hand-written tokenizer. */
+function handWritten(file: Buffer): number {
+  const t = createHandWrittenXmlTokenizer(0);
+  const r = createExportReader({ host: 'h', source: 'apdex', file: 'f.xml', file_key: 'k', offset: 0 });
+  let n = 0;
+  for (let i = 0; i < file.length; i += CHUNK) n += r.read(t.push(file.subarray(i, i + CHUNK))).events.length;
+  return n + r.read(t.finish()).events.length + r.finish(file.length).events.length;
+}
+
 function library(file: Buffer, encoding: string): number {
-  const { SaxesParser } = load('saxes');
-  const iconv = load('iconv-lite');
   const decoder = iconv.getDecoder(encoding, { stripBOM: true });
   const parser = new SaxesParser();
   let n = 0;
@@ -61,9 +72,8 @@ function library(file: Buffer, encoding: string): number {
   return n;
 }
 
-/** Our tokenizer alone, the part saxes + iconv-lite would replace: tokens counted like the library's elements. */
-function ourTokens(file: Buffer): number {
-  const t = createXmlTokenizer(0);
+/** A tokenizer alone: tokens counted like the library's elements. */
+function tokensOnly(t: XmlTokenizer, file: Buffer): number {
   const count = (tokens: XmlToken[]): number => tokens.filter((k) => k.kind === 'start' && (k.name === 'measurement' || k.name === 'KeyOperation')).length;
   let n = 0;
   for (let i = 0; i < file.length; i += CHUNK) n += count(t.push(file.subarray(i, i + CHUNK)));
@@ -102,9 +112,11 @@ const files = Number(values.files);
 const xml: string[][] = [];
 for (const [encoding, name] of [['utf8', 'utf-8'], ['utf16le', 'utf-16le']] as const) {
   const file = exportFile(encoding);
-  xml.push(timeIt(`ours, ${name}`, file.length, files, () => ours(file)));
-  xml.push(timeIt(`ours, tokenizer only, ${name}`, file.length, files, () => ourTokens(file)));
-  xml.push(timeIt(`saxes + iconv-lite, ${name}`, file.length, files, () => library(file, name)));
+  xml.push(timeIt(`shipped parser (saxes + iconv-lite), ${name}`, file.length, files, () => ours(file)));
+  xml.push(timeIt(`parser on the hand-written tokenizer, ${name}`, file.length, files, () => handWritten(file)));
+  xml.push(timeIt(`shipped tokenizer only, ${name}`, file.length, files, () => tokensOnly(createXmlTokenizer(0), file)));
+  xml.push(timeIt(`hand-written tokenizer only, ${name}`, file.length, files, () => tokensOnly(createHandWrittenXmlTokenizer(0), file)));
+  xml.push(timeIt(`bare saxes + iconv-lite (no offsets), ${name}`, file.length, files, () => library(file, name)));
 }
 console.log(`APDEX export, ${files} files of 1000 measurements\n${formatTable(['parser', 'MB/s', 'files/s', 'records or elements per file'], xml)}\n`);
 console.log(`/metrics: ${NAMES.length} counters × ${LABELS.length} label sets\n${formatTable(['what', 'per s', 'bytes'], await metrics(2_000_000, 2000))}`);

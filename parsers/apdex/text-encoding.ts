@@ -1,4 +1,4 @@
-// Which encoding an export file uses, and reading it as code units without losing byte offsets.
+// Which encoding an export file uses.
 // 1C writes the export as UTF-8 with a BOM; UTF-16 (with or without BOM) is accepted because XML allows it.
 
 export const Encodings = { Utf8: 'utf8', Utf16le: 'utf16le', Utf16be: 'utf16be' } as const;
@@ -26,25 +26,4 @@ export function detectEncoding(head: Buffer, final: boolean): Detected | null {
     if (a === 0 && b !== 0) return { encoding: Encodings.Utf16be, bom: 0 };
   }
   return { encoding: Encodings.Utf8, bom: 0 };
-}
-
-/** Bytes per code unit the tokenizer steps by. */
-export function unitWidth(e: Encoding): 1 | 2 {
-  return e === Encodings.Utf8 ? 1 : 2;
-}
-
-/** The code unit at unit index i (a byte for UTF-8: every XML delimiter is ASCII there). */
-export function unitAt(buf: Buffer, e: Encoding, i: number): number {
-  if (e === Encodings.Utf8) return buf[i] as number;
-  return e === Encodings.Utf16le ? buf.readUInt16LE(2 * i) : buf.readUInt16BE(2 * i);
-}
-
-/** Text of units [from, to). Invalid UTF-8 turns into U+FFFD rather than failing the record. */
-export function decodeUnits(buf: Buffer, e: Encoding, from: number, to: number): string {
-  if (e === Encodings.Utf8) return buf.toString('utf8', from, to);
-  const bytes = buf.subarray(2 * from, 2 * to);
-  if (e === Encodings.Utf16le) return bytes.toString('utf16le');
-  const swapped = Buffer.from(bytes);
-  swapped.swap16();
-  return swapped.toString('utf16le');
 }

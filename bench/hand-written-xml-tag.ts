@@ -1,4 +1,5 @@
-// The inside of one `<…>` tag as a token, and the five XML entities plus character references.
+// The inside of one `<…>` tag as a token, and the five XML entities plus character references: part of the hand-written
+// APDEX XML tokenizer kept for the comparison in bench/library-candidates.ts (bench/hand-written-xml-tokens.ts).
 
 export type TagToken =
   | { kind: 'start'; name: string; attrs: Record<string, string>; selfClosing: boolean }
