@@ -1,8 +1,10 @@
 // One connection of the sampler to PostgreSQL (node-postgres): opened with its own application_name, a
 // statement_timeout and a read-only default, the server's traits read once, then one sample per call.
-// The password is never ours to hold: node-postgres takes PGPASSWORD, else a matching ~/.pgpass line (PGPASSFILE),
-// as libpq does.
+// The password is never ours to hold: PGPASSWORD, else a matching ~/.pgpass line (PGPASSFILE), as libpq does
+// (password.ts).
 import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import { lookUpPassword } from './password.js';
 import { readActivity, readWaitSamples, sampleSql, type ServerTraits } from './sample-query.js';
 import type { PgActivityBackend, PgWaitSample } from '../../../schemas/pg-activity-sample.js';
 
@@ -36,7 +38,11 @@ type Row = Record<string, unknown>;
 
 export async function openSession(o: SessionOptions): Promise<PgSession> {
   const client = new pg.Client({
-    connectionString: o.connection,
+    // The URL's parts rather than `connectionString`, whose parsed empty password would override the callback.
+    ...parseIntoClientConfig(o.connection),
+    // @types/pg leaves out the parameters node-postgres passes the callback (client.js `_getPassword`) and the
+    // undefined it takes for "no password"; both are how it runs.
+    password: lookUpPassword as unknown as () => Promise<string>,
     application_name: SAMPLER_APPLICATION_NAME,
     statement_timeout: o.statementTimeoutMs,
     // The client gives up a little after the server would have: a dead network, not a slow server.
