@@ -15,6 +15,7 @@ import { run as runTjKafkaShip } from './tj-kafka-ship.js';
 import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
+import { run as runPgActivityCost } from './pg-activity-cost.js';
 
 interface Bench {
   name: string;
@@ -41,6 +42,9 @@ const BENCHES: Bench[] = [
   { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
   // Issue #14's bar: `perfpipe agent` TJ file → Kafka (parsing included) at ≥ 1.0× rsyslog imfile → omkafka.
   { name: 'tj-kafka-ship', run: () => runTjKafkaShip({ sizeMb: 100 }) },
+  // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
+  // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
+  { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
 ];
