@@ -1,7 +1,7 @@
 // Configuration of a `pg_activity` source: perfpipe samples a PostgreSQL server's pg_stat_activity (and
 // pg_wait_sampling's history when installed) every interval (`run` and `agent` only). Every key with its unit and
 // default (this block is the user doc). The password never comes from here: libpq's way, PGPASSWORD or ~/.pgpass
-// (PGPASSFILE), which node-postgres follows.
+// (PGPASSFILE), looked up by password.ts.
 import { z } from 'zod';
 
 const ms = (what: string, min: number) => z.number()
