@@ -79,7 +79,7 @@ test('kafka bus: topics are created with the configured partitions, and a second
   await Promise.all([first.start(), second.start()]);
   const names = topicNames(`${shared}.`);
   const { topics } = await admin!.fetchTopicMetadata({ topics: [...names.families, names.dlq, names.alerts] });
-  t.deepEqual(topics.map((topic) => topic.name).sort(), [`${shared}.alerts`, `${shared}.apdex`, `${shared}.atop`, `${shared}.dlq`, `${shared}.pg`, `${shared}.tj`]);
+  t.deepEqual(topics.map((topic) => topic.name).sort(), [`${shared}.alerts`, `${shared}.apdex`, `${shared}.atop`, `${shared}.dlq`, `${shared}.pg`, `${shared}.pg_activity`, `${shared}.tj`]);
   for (const topic of topics) t.is(topic.partitions.length, 3, topic.name);
 });
 
