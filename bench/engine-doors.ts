@@ -51,8 +51,8 @@ import { benchWorkDir, isMain, repoRoot } from './bench-paths.js';
 import { type BenchResult, formatTable } from './figures.js';
 import { loadMigrations } from '../ingest/store/migrations.js';
 import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
-import { PipelineConfigSchema } from '../ingest/config.js';
-import { tjEventToRow } from '../schemas/tj-row.js';
+import { PipelineConfigSchema } from '../ingest/config/config.js';
+import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
 import type { TjEvent } from '../schemas/tj-event.js';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { migrate } from '../ingest/store/migrations.js';
 import { rowsOfRecords } from '../ingest/rows/families.js';
 import { TJ_EVENTS } from '../schemas/tj-row.js';
 import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
-import { PipelineConfigSchema } from '../ingest/config.js';
+import { PipelineConfigSchema } from '../ingest/config/config.js';
 import type { TjEvent } from '../schemas/tj-event.js';
 import { generateTj, type GeneratedTj } from './generate-tj.js';
 import { benchWorkDir, isMain } from './bench-paths.js';

@@ -2,8 +2,8 @@
 // sink, checkpoints in the data directory. With `bus.type: kafka`, `run` is an agent and a sink in one
 // process, joined through the Kafka topics (the same code as `perfpipe agent` and `perfpipe sink`).
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import { ConfigError } from './errors.js';
+import type { Config } from './config/config.js';
+import { ConfigError } from './errors/errors.js';
 import { createMemoryBus } from './bus/memory-bus.js';
 import type { Bus } from './bus/bus.js';
 import { openStore, type Store } from './store/clickhouse.js';
@@ -13,12 +13,12 @@ import { createClickHouseSink } from './sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from './alert/index.js';
 import type { FileSource } from './source/file-source.js';
 import { LiveMetrics } from './observe/live-metrics.js';
-import { sinkTelemetry } from './observe/source-telemetry.js';
-import { createSources } from './pipeline-sources.js';
+import { sinkTelemetry } from './assembly/source-telemetry.js';
+import { createSources } from './assembly/pipeline-sources.js';
 import { startAgent } from './distributed/agent.js';
 import { startSink } from './distributed/sink.js';
 
-export { checkpointDirFor } from './pipeline-sources.js';
+export { checkpointDirFor } from './assembly/pipeline-sources.js';
 
 export interface Pipeline {
   store: Store;

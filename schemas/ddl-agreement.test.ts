@@ -3,7 +3,8 @@
 import test from 'ava';
 import { z } from 'zod';
 import { openTempStore, type TempStore } from '../test/support/temp-store.js';
-import { TJ_EVENTS, TjRowSchema, tjEventToRow } from './tj-row.js';
+import { TJ_EVENTS, TjRowSchema } from './tj-row.js';
+import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
 import { INSERT_LAYOUTS } from './layouts.js';
 import type { TableLayout } from './columns.js';
 import { createTjParser } from '../parsers/tj/index.js';

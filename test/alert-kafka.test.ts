@@ -4,7 +4,7 @@ import test from 'ava';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
-import { eventually } from '../ingest/bus/bus-contract.js';
+import { eventually } from './support/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
 import { pgSegment } from './support/alert-receiver.js';

@@ -1,6 +1,6 @@
 // The rules besides TTIMEOUT: TDEADLOCK edges (docs/tj-format.md §5.3), lock EXCP and the TLOCK wait rate.
 import test from 'ava';
-import { copyOf } from '../ingest/bus/bus-contract.js';
+import { copyOf } from './support/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter, parseDeadlockEdges, type AlertNotice } from '../ingest/alert/index.js';
 import { startReceiver, tjSegment } from './support/alert-receiver.js';

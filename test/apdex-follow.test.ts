@@ -5,7 +5,7 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../ingest/config.js';
+import { parseConfig } from '../ingest/config/config.js';
 import { startPipeline, type Pipeline } from '../ingest/pipeline.js';
 import { createLogger } from '../ingest/observe/logger.js';
 import { encodeExport, writeApdexExport } from '../simulate/apdex-export.js';

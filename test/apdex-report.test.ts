@@ -2,7 +2,7 @@
 // report SQL, against APDEX values worked out by hand; then T changed in key_operations, with no re-ingest.
 import test from 'ava';
 import { openTempStore, type TempStore } from './support/temp-store.js';
-import { reportRows } from '../ingest/store/reports.js';
+import { reportRows } from '../queries/reports/reports.js';
 import { createApdexParser } from '../parsers/apdex/index.js';
 import type { ApdexKeyOperation } from '../schemas/apdex-measurement.js';
 import { ApdexRowSchema, apdexMeasurementToRow, keyOperationToRow, KeyOperationRowSchema, type KeyOperationRow } from '../schemas/apdex-row.js';

@@ -4,7 +4,7 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../ingest/config.js';
+import { parseConfig } from '../ingest/config/config.js';
 import { startHttpServer, HTTP_TOKEN_ENV } from '../ingest/http/server.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { repoRoot, runCli, spawnCli } from './support/cli.js';

@@ -4,7 +4,7 @@ import test from 'ava';
 import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
-import { eventually, makeSegment, runBusContract } from '../ingest/bus/bus-contract.js';
+import { eventually, makeSegment, runBusContract } from './support/bus-contract.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
 import type { KafkaBusConfigInput } from '../ingest/bus/kafka-config.js';
 import { topicNames } from '../ingest/bus/kafka-topics.js';

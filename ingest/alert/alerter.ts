@@ -4,8 +4,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Segment } from '../bus/bus.js';
 import type { Metrics } from '../observe/metrics.js';
-import { describeIssues } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { describeIssues } from '../errors/config-issues.js';
+import { ConfigError } from '../errors/errors.js';
 import { type AlertNotice, AlertGroups } from './alert-groups.js';
 import { alertmanagerBody, logLine, postJson, webhookBody } from './alert-channels.js';
 import { AlertConfigSchema, type AlertConfigInput } from './config.js';

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { loadConfigFile, parseConfig } from '../config.js';
-import { packageRoot } from '../package-root.js';
-import { keyOperationParams } from './key-operation-params.js';
+import { loadConfigFile, parseConfig } from '../config/config.js';
+import { packageRoot } from '../store/package-root.js';
+import { keyOperationParams } from '../../queries/reports/key-operation-params.js';
 
 test('an empty config has no key operations, and the report parameters are empty arrays', (t) => {
   const c = parseConfig({});

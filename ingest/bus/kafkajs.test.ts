@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fastCrc32c } from './kafkajs.js';
 import { crc32c, crc32cJs } from './crc32c.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../store/package-root.js';
 
 const require = createRequire(import.meta.url);
 const kafkajsCrcPath = require.resolve('kafkajs/src/protocol/recordBatch/crc32C/crc32C.js');

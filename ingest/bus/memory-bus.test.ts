@@ -1,7 +1,7 @@
 // The memory bus against the shared contract, plus what only an in-process bus does (waiting for a consumer).
 import test from 'ava';
 import { createMemoryBus, MemoryBusConfigSchema } from './memory-bus.js';
-import { makeSegment, runBusContract } from './bus-contract.js';
+import { makeSegment, runBusContract } from '../../test/support/bus-contract.js';
 import type { Segment } from './bus.js';
 
 runBusContract(test, {

@@ -3,7 +3,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { PartitionAssembler, type AssemblyOutput } from './segment-assembler.js';
 import { encodeSegment, type IncomingMessage } from './segment-codec.js';
-import { makeSegment } from './bus-contract.js';
+import { makeSegment } from '../../test/support/bus-contract.js';
 import type { Segment } from './bus.js';
 import { rowsOfRecords } from '../rows/families.js';
 import { legacyMessages, rowsOf, tjEvent } from '../../test/support/segments.js';

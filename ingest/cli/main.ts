@@ -4,7 +4,7 @@
 // Each subcommand's module is imported when that subcommand runs: importing all of them (the store, Kafka, pino)
 // took about 0.7 s before any work, a third of a `parse tj` run over 200 MB.
 import type { Logger } from 'pino';
-import { PerfpipeError, ConfigError } from '../errors.js';
+import { PerfpipeError, ConfigError } from '../errors/errors.js';
 
 const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL and atop logs into ClickHouse
 

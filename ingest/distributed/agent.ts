@@ -1,13 +1,13 @@
 // The host agent of the distributed shape (docs/architecture.md §6): sources → Kafka bus, no ClickHouse. A file
 // checkpoint advances only after the broker acked the segment (bus.publish resolves on acks=all).
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { ConfigError } from '../errors.js';
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../errors/errors.js';
 import type { KafkaBus } from '../bus/kafka-bus.js';
 import type { FileSource } from '../source/file-source.js';
 import { FileLag } from '../observe/file-lag.js';
 import { LiveMetrics } from '../observe/live-metrics.js';
-import { createSources } from '../pipeline-sources.js';
+import { createSources } from '../assembly/pipeline-sources.js';
 import { startKafkaBus } from './kafka-start.js';
 
 export interface Agent {

@@ -2,11 +2,11 @@
 // committed only after the handler resolved (the Kafka bus); replays of a segment id are dropped by
 // ClickHouse through the insert dedup token; several sinks in one group share the partitions.
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { KafkaBus } from '../bus/kafka-bus.js';
 import { KafkaBusConfigSchema } from '../bus/kafka-config.js';
 import { createDeadLetters } from '../sink/dead-letters.js';
-import { openSinkService, type SinkService } from '../sink/sink-service.js';
+import { openSinkService, type SinkService } from '../assembly/sink-service.js';
 import { LiveMetrics } from '../observe/live-metrics.js';
 import { PartitionLag } from '../observe/partition-lag.js';
 import { kafkaBusConfig } from './agent.js';

@@ -1,7 +1,7 @@
 // Sends one statement to a running `perfpipe run` (or sink) through its /sql port, as the CLI does while the
 // daemon holds the embedded data directory. A daemon still opening its store answers 503: wait for it (up to
 // a minute) rather than race it for the directory's lock.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../errors/errors.js';
 import type { DaemonInfo } from './daemon-file.js';
 
 export async function daemonSql(daemon: DaemonInfo, query: string, format: string, params: Record<string, string | number> = {}): Promise<string> {

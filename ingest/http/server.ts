@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ClickHouseClient, DataFormat } from '@clickhouse/client';
 import type { Metrics } from '../observe/metrics.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../store/query.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../errors/errors.js';
 
 export interface HttpServerOptions {
   listen: string;

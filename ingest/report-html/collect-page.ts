@@ -1,13 +1,13 @@
 // Gathers a ReportPage from the report SQL (queries/reports/), through the same row source the text reports use,
 // so the page and `perfpipe report … --format json` read the same numbers. The only I/O of the HTML report.
-import { apdexReport } from '../cli/apdex-report-output.js';
-import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../cli/locks-report-output.js';
-import type { ReportParams, ReportRows } from '../cli/report-rows.js';
-import { runCompare } from '../cli/run-compare.js';
+import { apdexReport } from '../../queries/reports/apdex-report-output.js';
+import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../../queries/reports/locks-report-output.js';
+import type { ReportParams, ReportRows } from '../../queries/reports/report-rows.js';
+import { runCompare } from '../cli/output/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
 import { parseUtc } from './time-format.js';
 import { chartBucket, MINUTE_S, sampledBucket } from './chart-bucket.js';
-import { fetchPgWaitsReport } from '../pg-waits/pg-waits-report.js';
+import { fetchPgWaitsReport } from '../../queries/reports/pg-waits-report.js';
 
 export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop'] as const;
 export type SectionName = (typeof SECTIONS)[number];
@@ -34,7 +34,7 @@ const LONGEST = 25;
 
 const n = (v: unknown): number => Number(v ?? 0);
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-/** The per-minute reports that take {bucket_s} (ingest/store/reports.ts gives the others' callers minutes). */
+/** The per-minute reports that take {bucket_s} (queries/reports/reports.ts gives the others' callers minutes). */
 const BUCKETED = new Set(['apdex-active-minutes', 'tj-lock-minutes', 'pg-lock-wait-minutes', 'atop-cpu-minutes', 'atop-disk-minutes']);
 
 /** The width of a chart point (s): from the window when both sides are known, else a minute as for any long window. */

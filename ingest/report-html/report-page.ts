@@ -1,8 +1,8 @@
 // What the HTML report shows, as plain data: collect-page.ts fills it from the report SQL, render-page.ts turns it
 // into one HTML file. A section is absent when its report was not asked for (or, for atop, has no samples).
-import type { ApdexReport } from '../cli/apdex-report-output.js';
-import type { LocksReport } from '../cli/locks-report-output.js';
-import type { PgWaitsReport } from '../pg-waits/pg-waits-report.js';
+import type { ApdexReport } from '../../queries/reports/apdex-report-output.js';
+import type { LocksReport } from '../../queries/reports/locks-report-output.js';
+import type { PgWaitsReport } from '../../queries/reports/pg-waits-report.js';
 import type { RunHistoryRow } from '../runs/run-history.js';
 
 /** A row of apdex.sql run over one bucket (ReportPage.bucket); `t` is the bucket's start, Unix s. */
@@ -58,7 +58,7 @@ export interface AtopDiskMinute { t: number; host: string; disk: string; busy_pc
  */
 export interface AtopSection { cpu: AtopCpuMinute[]; disks: AtopDiskMinute[]; bucket: number; sampleInterval: number }
 
-/** `perfpipe report run-compare --format json`, as ingest/cli/run-compare.ts writes it. */
+/** `perfpipe report run-compare --format json`, as ingest/cli/output/run-compare.ts writes it. */
 export interface CompareSide { apdex: number | null; avg_s: number | null; n: number }
 export interface CompareSection {
   runs: [string, string];

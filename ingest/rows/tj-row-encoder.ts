@@ -3,7 +3,7 @@
 // (profiled on 200 MB: UTF-8 decoding 1.6 s, the row object and its encoding 3 s of 14 s); here a value is a byte
 // range copied once, a property name is looked up by its bytes (tj-names.ts), numbers are read from digits.
 //
-// The rules are schemas/tj-row.ts's, byte for byte: the string path (createTjParser + tjEventToRow) is the
+// The rules are tj-event-to-row.ts's, byte for byte: the string path (createTjParser + tjEventToRow) is the
 // reference, and ingest/rows/tj-row-encoder.test.ts holds both to identical bytes on generated and corpus
 // journals. An event this encoder does not take on itself — invalid UTF-8, the plain-placement time form, an
 // unknown hour, text after a closing quote, a property name with `#` or of digits only, non-ASCII inside Regions
@@ -15,7 +15,8 @@ import { createTjParser, type TjFileContext } from '../../parsers/tj/tj-parser.j
 import { hourStartUs } from '../../parsers/tj/event-time.js';
 import { sqlHash } from '../../parsers/tj/sql-shape.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { contextEnds, processFromPath, TJ_EVENTS, tjEventToRow } from '../../schemas/tj-row.js';
+import { TJ_EVENTS } from '../../schemas/tj-row.js';
+import { contextEnds, processFromPath, tjEventToRow } from './tj-event-to-row.js';
 import { RowBinaryWriter } from '../../schemas/row-binary.js';
 import { hashBytes, Rule, type TjName, TjNames } from './tj-names.js';
 import { copyValue, lineEnds, valueLength } from './tj-value-bytes.js';

@@ -2,7 +2,8 @@
 // encodes them straight from the file's bytes (tj-row-encoder.ts) into this builder's writer; events that arrive
 // parsed (older agents' messages, tests) take the string path of tjEventToRow.
 import type { TjEvent } from '../../schemas/tj-event.js';
-import { TJ_EVENTS, processFromPath, tjEventToRow } from '../../schemas/tj-row.js';
+import { TJ_EVENTS } from '../../schemas/tj-row.js';
+import { processFromPath, tjEventToRow } from './tj-event-to-row.js';
 import type { RowBinaryWriter } from '../../schemas/row-binary.js';
 import type { RowBuilder } from './row-builder.js';
 import { TableWriter } from './table-writer.js';

@@ -71,7 +71,7 @@ function trimmed(f: Uint8Array, s: number, e: number): [number, number] {
 
 /**
  * The first and last lines of `f[s, e)` that are not blank, trimmed, as `[firstStart, firstEnd, lastStart, lastEnd]`
- * (empty ranges when every line is blank): contextEnds of schemas/tj-row.ts on bytes.
+ * (empty ranges when every line is blank): contextEnds of ingest/rows/tj-event-to-row.ts on bytes.
  */
 export function lineEnds(f: Uint8Array, s: number, e: number): [number, number, number, number] {
   let first: [number, number] = [s, s];

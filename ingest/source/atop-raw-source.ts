@@ -5,7 +5,7 @@
 // next poll; a file that is gone has its checkpoint forgotten, and so has any checkpoint whose file is not there.
 import { stat } from 'node:fs/promises';
 import type { Segment } from '../bus/bus.js';
-import { SourceError } from '../errors.js';
+import { SourceError } from '../errors/errors.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import type { FileSource } from './file-source.js';
 import type { SourceEvents } from './source-events.js';

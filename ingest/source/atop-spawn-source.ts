@@ -12,7 +12,7 @@ import { createAtopParser } from '../../parsers/atop/index.js';
 import type { Segment } from '../bus/bus.js';
 import { segmentId } from '../bus/bus.js';
 import { rowsOfRecords } from '../rows/families.js';
-import { ConfigError, SourceError } from '../errors.js';
+import { ConfigError, SourceError } from '../errors/errors.js';
 import type { FileSource } from './file-source.js';
 import type { SourceEvents } from './source-events.js';
 import { fnv1a64Hex } from './fingerprint.js';

@@ -9,9 +9,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { PipelineConfigSchema } from '../config.js';
+import { PipelineConfigSchema } from '../config/config.js';
 import type { Segment } from '../bus/bus.js';
-import { collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace } from './torture-support.js';
+import { collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace } from '../../test/support/torture-support.js';
 import { missingTmpfsMount, testIf } from '../../test/support/prerequisites.js';
 
 const defaults = PipelineConfigSchema.parse({});
@@ -220,7 +220,7 @@ test('a file without read permission is reported once; the other files go on, an
   chmodSync(denied, 0o000);
   mkdirSync(ws.cp);
   if (isRoot) chownSync(ws.cp, nobody, nobody); // root ignores file modes: the reader runs as nobody
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'torture-unprivileged-reader.ts'),
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'test', 'support', 'torture-unprivileged-reader.ts'),
     JSON.stringify({ loc: ws.loc, cp: ws.cp, ...(isRoot ? { uid: nobody } : {}) })], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => { child.kill('SIGKILL'); });
   const lines: Array<{ users?: string[]; failed?: string; code?: string }> = [];

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { appendFileSync, closeSync, copyFileSync, openSync, renameSync, truncateSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace } from './torture-support.js';
+import { collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace } from '../../test/support/torture-support.js';
 
 const range = (prefix: string, n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `${prefix}${from + i}`);
 const sorted = (a: string[]): string[] => [...a].sort();

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { SinkError } from '../errors.js';
+import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 
 export interface StoreTarget {

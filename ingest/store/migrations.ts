@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from './package-root.js';
 
 export interface Migration {
   version: number;

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { packageRoot } from '../../ingest/package-root.js';
+import { packageRoot } from '../../ingest/store/package-root.js';
 import type { Broker } from './kafka-broker.js';
 
 const run = promisify(execFile);

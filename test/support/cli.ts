@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../ingest/package-root.js';
+import { packageRoot } from '../../ingest/store/package-root.js';
 
 export const repoRoot = packageRoot();
 /**

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { packageRoot } from '../../ingest/package-root.js';
+import { packageRoot } from '../../ingest/store/package-root.js';
 
 const run = promisify(execFile);
 // From the package root, not from this file: compiled benches run it from dist/test/support/.

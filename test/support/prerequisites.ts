@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { packageRoot } from '../../ingest/package-root.js';
+import { packageRoot } from '../../ingest/store/package-root.js';
 
 /** CI=true (or 1/yes), as GitHub Actions and most CI services set it. */
 export const CI = /^(true|1|yes)$/i.test(process.env.CI ?? '');

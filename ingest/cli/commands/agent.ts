@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { startAgent, type Agent } from '../../distributed/agent.js';
 import { startHttpServer } from '../../http/server.js';
 import { LiveMetrics } from '../../observe/live-metrics.js';
-import { configForRole } from '../role-flags.js';
-import { stopOnSignals } from '../daemon.js';
+import { configForRole } from '../flags/role-flags.js';
+import { stopOnSignals } from './daemon.js';
 
 const USAGE = 'perfpipe agent [--config FILE] [--tj DIR] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR] [--kafka HOST:PORT[,…]] [--listen HOST:PORT]';
 

@@ -5,25 +5,25 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { parseConfig } from '../../config.js';
+import { parseConfig } from '../../config/config.js';
 import { startPipeline } from '../../pipeline.js';
 import { systemTimeZone } from '../../source/tj-source-config.js';
 import { readDaemonFile } from '../../http/daemon-file.js';
-import { runReport } from '../../store/reports.js';
-import { ConfigError } from '../../errors.js';
+import { runReport } from '../../../queries/reports/reports.js';
+import { ConfigError } from '../../errors/errors.js';
 import { writeTjLive } from '../../../simulate/tj-live-writer.js';
 import type { TjSimRecord } from '../../../simulate/tj-generator.js';
 import { keyOperationsFromCalls } from '../../../simulate/apdex-from-calls.js';
 import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.js';
-import { reportRows } from '../../store/reports.js';
-import { apdexTable } from '../apdex-report-output.js';
-import { parseFlags } from '../args.js';
+import { reportRows } from '../../../queries/reports/reports.js';
+import { apdexTable } from '../../../queries/reports/apdex-report-output.js';
+import { parseFlags } from '../flags/args.js';
 import { START_RUN, STOP_RUN } from './runs.js';
-import { windowParams } from '../report-window.js';
+import { windowParams } from '../flags/report-window.js';
 import { collectReportPage, SECTIONS } from '../../report-html/collect-page.js';
-import { writeReportPage } from '../../report-html/write-page.js';
+import { writeReportPage } from '../../report-html/render/write-page.js';
 import { digestAlert, type FiredAlert } from '../../alert/alert-digest.js';
-import { alertsFiredText } from '../alerts-fired-output.js';
+import { alertsFiredText } from '../output/alerts-fired-output.js';
 
 const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
 

@@ -2,9 +2,9 @@
 // a terminal and a summary line. Checkpoints make a second run over the same files store nothing new.
 import type { Logger } from 'pino';
 import { startPipeline } from '../../pipeline.js';
-import { configFromFlags } from '../config-from-flags.js';
-import { SourceError } from '../../errors.js';
-import { explainSourcesWithNothingToRead } from '../../source/nothing-to-read.js';
+import { configFromFlags } from '../flags/config-from-flags.js';
+import { SourceError } from '../../errors/errors.js';
+import { explainSourcesWithNothingToRead } from '../../assembly/nothing-to-read.js';
 
 const USAGE = 'perfpipe ingest (--tj DIR|FILE | --pg DIR|FILE [--pg-prefix P] [--pg-format stderr|csvlog|jsonlog] [--pg-filename PATTERN] | --apdex DIR|FILE | --atop PATH | --atop-raw DIR) [--tz ZONE] [--hour YYMMDDHH] [--host NAME] [--data DIR | --clickhouse URL] [--config FILE]';
 

@@ -3,10 +3,10 @@
 // as JSON lines on stderr. Exits 0 when the input was read, even with errors found; 2 for unusable arguments/files.
 import { hostname } from 'node:os';
 import { createAtopParser } from '../../../parsers/atop/index.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags } from '../args.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags } from '../flags/args.js';
 import { recordLines } from '../ndjson/ndjson-encoder.js';
-import { parseFilesToNdjson } from '../parse-files.js';
+import { parseFilesToNdjson } from './parse-files.js';
 
 export const PARSE_ATOP_USAGE = 'perfpipe parse atop FILE… [--host NAME]';
 

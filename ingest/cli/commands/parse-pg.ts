@@ -5,10 +5,10 @@ import { hostname } from 'node:os';
 import { createPgParser, type PgLogFormat } from '../../../parsers/pg/index.js';
 import { createLockEpisodeBuilder } from '../../../parsers/pg/lock-episodes.js';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags } from '../args.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags } from '../flags/args.js';
 import { pgLines } from '../ndjson/pg-lines.js';
-import { parseFilesToNdjson } from '../parse-files.js';
+import { parseFilesToNdjson } from './parse-files.js';
 
 export const PARSE_PG_USAGE = "perfpipe parse pg FILE… [--pg-prefix '%m [%p] '] [--pg-format stderr|csvlog|jsonlog] [--tz ZONE] [--host NAME]";
 const FORMATS: readonly PgLogFormat[] = ['stderr', 'csvlog', 'jsonlog'];

@@ -2,10 +2,10 @@
 // when the input was read, even with errors found; 2 for unusable arguments or unreadable files.
 import { hostname } from 'node:os';
 import { hourFromFileName, isValidHour, isValidTimeZone } from '../../../parsers/tj/index.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags } from '../args.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags } from '../flags/args.js';
 import { createTjNdjsonEncoder } from '../ndjson/tj-ndjson.js';
-import { parseFilesToNdjson } from '../parse-files.js';
+import { parseFilesToNdjson } from './parse-files.js';
 
 const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
 

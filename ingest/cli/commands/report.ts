@@ -2,24 +2,24 @@
 // `--html FILE` one self-contained page of charts and tables (ingest/report-html/; `report all --html` has every section).
 // Each report is one SQL file in queries/reports/ plus the shaping of its rows; times are ISO-8601 or Unix s.
 import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags, STORE_OPTIONS } from '../args.js';
-import { reportWindow, windowParams } from '../report-window.js';
-import { openReportRows, type ReportParams, type StoreTarget } from '../report-rows.js';
-import { apdexCsv, apdexReport, apdexTable } from '../apdex-report-output.js';
-import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../locks-report-output.js';
-import { openStoreAccess } from '../store-access.js';
-import { rowsCsv, rowsTable } from '../rows-output.js';
-import { fetchPgWaitsReport } from '../../pg-waits/pg-waits-report.js';
-import { pgWaitsText } from '../pg-waits-report-output.js';
-import { runCompare } from '../run-compare.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
+import { reportWindow, windowParams } from '../flags/report-window.js';
+import { openReportRows, type ReportParams, type StoreTarget } from '../../../queries/reports/report-rows.js';
+import { apdexCsv, apdexReport, apdexTable } from '../../../queries/reports/apdex-report-output.js';
+import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../../../queries/reports/locks-report-output.js';
+import { openStoreAccess } from './store-access.js';
+import { rowsCsv, rowsTable } from '../output/rows-output.js';
+import { fetchPgWaitsReport } from '../../../queries/reports/pg-waits-report.js';
+import { pgWaitsText } from '../output/pg-waits-report-output.js';
+import { runCompare } from '../output/run-compare.js';
 import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
-import { reportParamsFromConfig } from '../../apdex/key-operation-params.js';
+import { reportParamsFromConfig } from '../../../queries/reports/key-operation-params.js';
 import { isValidTimeZone } from '../../../parsers/tj/event-time.js';
 import { systemTimeZone } from '../../source/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../report-html/collect-page.js';
-import { writeReportPage } from '../../report-html/write-page.js';
+import { writeReportPage } from '../../report-html/render/write-page.js';
 
 const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;

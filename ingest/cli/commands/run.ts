@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import { startPipeline, type Pipeline } from '../../pipeline.js';
 import { startHttpServer } from '../../http/server.js';
 import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/daemon-file.js';
-import { ConfigError } from '../../errors.js';
-import { configFromFlags } from '../config-from-flags.js';
-import { explainSourcesWithNothingToRead } from '../../source/nothing-to-read.js';
+import { ConfigError } from '../../errors/errors.js';
+import { configFromFlags } from '../flags/config-from-flags.js';
+import { explainSourcesWithNothingToRead } from '../../assembly/nothing-to-read.js';
 
 const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 

@@ -1,9 +1,9 @@
 // `perfpipe runs start NAME | stop [NAME] | list`: named load-test runs, the windows reports take with `--run`.
 import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags, STORE_OPTIONS } from '../args.js';
-import { parseTimeFlag } from '../report-window.js';
-import { openStoreAccess, type StoreAccess } from '../store-access.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
+import { parseTimeFlag } from '../flags/report-window.js';
+import { openStoreAccess, type StoreAccess } from './store-access.js';
 
 const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--data DIR | --clickhouse URL]';
 

@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
 import { writeLoadTest } from '../../../simulate/load-test.js';
 import { checkPrefix, DEBIAN_PREFIX } from '../../../simulate/pg-log-writer.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags } from '../args.js';
-import { parseTimeFlag } from '../report-window.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags } from '../flags/args.js';
+import { parseTimeFlag } from '../flags/report-window.js';
 
 const USAGE = "perfpipe simulate --out DIR [--users 20] [--duration 5m] [--rate 200] [--seed 1] [--realtime] [--start TIME] [--tz Europe/Moscow] [--pg-prefix '%m [%p] %q%u@%d '] [--conflicts-per-minute 4] [--atop-interval 10]";
 

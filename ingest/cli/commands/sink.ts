@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import { startSink, type Sink } from '../../distributed/sink.js';
 import { startHttpServer } from '../../http/server.js';
 import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../http/daemon-file.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../errors/errors.js';
 import { LiveMetrics } from '../../observe/live-metrics.js';
-import { configForRole } from '../role-flags.js';
-import { stopOnSignals } from '../daemon.js';
+import { configForRole } from '../flags/role-flags.js';
+import { stopOnSignals } from './daemon.js';
 
 const USAGE = 'perfpipe sink [--config FILE] [--kafka HOST:PORT[,…]] [--group ID] [--data DIR | --clickhouse URL] [--listen HOST:PORT]';
 

@@ -5,8 +5,8 @@ import { migrate } from '../../store/migrations.js';
 import { OUTPUT_FORMATS, type OutputFormat, runQuery } from '../../store/query.js';
 import { readDaemonFile } from '../../http/daemon-file.js';
 import { daemonSql } from '../../http/daemon-sql.js';
-import { ConfigError } from '../../errors.js';
-import { parseFlags, STORE_OPTIONS } from '../args.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
 
 const USAGE = 'perfpipe sql "SELECT …" [--data DIR | --clickhouse URL] [--format table|json|csv|tsv]';
 

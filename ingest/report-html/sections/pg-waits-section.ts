@@ -2,7 +2,7 @@
 // event (pg_activity samples, and pg_wait_sampling's when it ran), and the longest blocked episodes with the pid,
 // query and 1C user and context of waiter and holder.
 import type { PgWaitsSection, ReportPage } from '../report-page.js';
-import type { PgBlockedEpisode, PgWaitEvent } from '../../pg-waits/pg-waits-report.js';
+import type { PgBlockedEpisode, PgWaitEvent } from '../../../queries/reports/pg-waits-report.js';
 import { barChart } from '../bar-chart.js';
 import { clip, esc, fmt, table } from '../html.js';
 import { seriesColor } from '../palette.js';

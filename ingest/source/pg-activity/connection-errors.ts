@@ -1,6 +1,6 @@
 // What a failure to reach or sample PostgreSQL means for the sampler: a sentence a DBA can act on, and whether
 // waiting can help on its own (a server restarting) or a person must act (a password, a role, a database).
-import { SourceError } from '../../errors.js';
+import { SourceError } from '../../errors/errors.js';
 
 /** SQLSTATEs a person must fix (PostgreSQL docs, Appendix A): waiting will not help, so they are said once, loudly. */
 const NEEDS_A_PERSON: Record<string, string> = {

@@ -1,6 +1,6 @@
 // What the pg_activity sampler tells the outside world (docs/style.md §3): the CLI turns these calls into pino lines and
-// Prometheus counters in one place (ingest/observe/pg-activity-telemetry.ts).
-import type { SourceError } from '../../errors.js';
+// Prometheus counters in one place (ingest/assembly/pg-activity-telemetry.ts).
+import type { SourceError } from '../../errors/errors.js';
 
 export interface PgActivityEvents {
   /** A session is open; `resumed` after a failure. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Segment } from '../../bus/bus.js';
-import type { SourceError } from '../../errors.js';
+import type { SourceError } from '../../errors/errors.js';
 import { silentSourceEvents } from '../source-events.js';
 import { PgActivitySourceConfigSchema } from './config.js';
 import { createPgActivitySource } from './pg-activity-source.js';

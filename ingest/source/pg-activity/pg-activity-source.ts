@@ -10,7 +10,7 @@
 import type { Segment } from '../../bus/bus.js';
 import { segmentId } from '../../bus/bus.js';
 import { rowsOfRecords } from '../../rows/families.js';
-import { ConfigError, type SourceError } from '../../errors.js';
+import { ConfigError, type SourceError } from '../../errors/errors.js';
 import type { PgActivitySample } from '../../../schemas/pg-activity-sample.js';
 import type { FileSource } from '../file-source.js';
 import type { SourceEvents } from '../source-events.js';

@@ -8,7 +8,7 @@ import { MEM_TABLE, NUM_TABLE, PAG_TABLE, PSI_TABLE, SWP_TABLE } from './memory.
 import { IFB_TABLE, netTable } from './network.js';
 import { PRC_TABLE, PRD_TABLE, PRE_TABLE, PRG_TABLE, PRM_TABLE, PRN_TABLE } from './process.js';
 import { cgrTable, tokenizeCgroup } from './cgroup.js';
-import { tokenizeTask } from '../task-tokens.js';
+import { tokenizeTask } from './task-tokens.js';
 
 export interface LabelSpec {
   /** Tokens after the 6 header tokens, or why they cannot be found. */

@@ -1,0 +1,86 @@
+// The shared loop of `perfpipe parse <format> FILE…`: each file read in 1 MiB chunks through its NDJSON encoder,
+// records as NDJSON on stdout, ingest errors as JSON lines on stderr. Exit 0 when every file was read (even
+// with errors found in it), 2 when a file could not be read.
+//
+// Encoders write lines as bytes (ndjson/json-bytes.ts) and hand them over a piece per chunk, one write each: a
+// write or an await per line cost more than printing it. A slow reader still bounds memory: the loop waits for
+// stdout to drain before reading on.
+import { once } from 'node:events';
+import { open, stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import type { IngestError } from '../../../schemas/ingest-error.js';
+import { identifyFile } from '../../source/fingerprint.js';
+import { NdjsonBuffer } from '../ndjson/ndjson-buffer.js';
+import type { NdjsonEncoder, NdjsonPiece } from '../ndjson/ndjson-encoder.js';
+
+export interface FileParsing {
+  encoder: NdjsonEncoder;
+  /** Lines written to stderr before an error's JSON, or null to leave the error out (say it once, not per event). */
+  note?(error: IngestError): string[] | null;
+}
+
+/** What `start` knows of the file it makes an encoder for. */
+export interface FileToParse {
+  file: string;
+  fileKey: string;
+}
+
+const CHUNK = 1024 * 1024;
+/** Errors are few and a person may be watching: written in batches of this size at most. */
+const STDERR_FLUSH = 64 * 1024;
+
+export async function parseFilesToNdjson(files: string[], start: (file: FileToParse) => FileParsing): Promise<number> {
+  let unreadable = 0;
+  for (const file of files) {
+    try {
+      const st = await stat(file);
+      if (!st.isFile()) throw new Error('not a regular file');
+    } catch (error) {
+      process.stderr.write(`perfpipe: cannot read ${file}: ${(error as Error).message}\n`);
+      unreadable++;
+      continue;
+    }
+    await parseFile(file, start);
+  }
+  return unreadable > 0 ? 2 : 0;
+}
+
+async function parseFile(file: string, start: (file: FileToParse) => FileParsing): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const st = await handle.stat();
+    const identity = await identifyFile(handle, st.dev, st.ino, true);
+    if (!identity) return; // empty (or a BOM only): nothing in it
+    const { encoder, note } = start({ file, fileKey: identity.file_key });
+    const stderr = new NdjsonBuffer(STDERR_FLUSH);
+    const print = async (pieces: NdjsonPiece[]): Promise<void> => {
+      for (const { ndjson, errors } of pieces) {
+        if (ndjson.length > 0 && !process.stdout.write(ndjson)) await once(process.stdout, 'drain');
+        for (const e of errors) {
+          const before = note ? note(e) : [];
+          if (before === null) continue;
+          for (const text of before) stderr.utf8(`${text}\n`);
+          stderr.record(e);
+        }
+        if (stderr.pos >= STDERR_FLUSH) await flush(stderr, process.stderr);
+      }
+    };
+    for (let pos = 0; ;) {
+      // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(buf, 0, CHUNK, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      await print(encoder.push(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead)));
+    }
+    await print(encoder.finish());
+    await flush(stderr, process.stderr);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function flush(bytes: NdjsonBuffer, stream: Writable): Promise<void> {
+  if (bytes.pos === 0) return;
+  if (!stream.write(bytes.take())) await once(stream, 'drain');
+}

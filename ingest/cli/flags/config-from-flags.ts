@@ -1,0 +1,44 @@
+// `ingest` and `run` take a config file, flags, or both: flags override the file's keys.
+import { ConfigError } from '../../errors/errors.js';
+import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../../config/config.js';
+import { parseFlags, STORE_OPTIONS } from './args.js';
+import { apdexSourcesFromFlags, applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
+import { ALERT_OPTIONS, applyAlertFlags } from './alert-flags.js';
+import { ATOP_OPTIONS, atopSourcesFromFlags } from './atop-flags.js';
+
+export const PIPELINE_OPTIONS = {
+  ...STORE_OPTIONS,
+  config: { type: 'string', short: 'c' },
+  tj: { type: 'string', multiple: true },
+  ...PG_OPTIONS,
+  ...ATOP_OPTIONS,
+  tz: { type: 'string' },
+  hour: { type: 'string' },
+  host: { type: 'string' },
+  listen: { type: 'string' },
+  ...ALERT_OPTIONS,
+} as const;
+
+export function configFromFlags(argv: string[], usage: string): { config: Config; help: boolean } {
+  const { values, positionals } = parseFlags(argv, PIPELINE_OPTIONS, usage);
+  if (values.help) return { config: parseConfig({}), help: true };
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${usage}`);
+  const base: ConfigInput = values.config ? structuredClone(loadConfigInput(values.config)) : {};
+  if (values.host) base.host = values.host;
+  if (values.data) base.data = values.data;
+  if (values.clickhouse) base.clickhouse = values.clickhouse;
+  if (values.listen) base.listen = values.listen;
+  applyAlertFlags(base, values);
+  const sources = [...(base.sources ?? [])];
+  for (const location of values.tj ?? []) {
+    sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });
+  }
+  sources.push(...pgSourcesFromFlags(values));
+  sources.push(...apdexSourcesFromFlags(values));
+  applyTimeFlags(sources, values.tz, values.hour);
+  sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
+  base.sources = sources;
+  const config = parseConfig(base, values.config ?? 'flags');
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS, --pg-activity URL or a config file with sources\nusage: ${usage}`);
+  return { config, help: false };
+}
