@@ -935,7 +935,8 @@ export async function run(options: EngineDoorsOptions = {}): Promise<BenchResult
     const safety = await child<Record<string, string>>({ mode: 'safety', payloads: prep.dir, data: dataDir, columns: prep.columns, batch: seg });
     log('binary inline safety (RowBinary through InsertRawAsyncConnection):');
     for (const [k, v] of Object.entries(safety)) { log(`  ${k.padEnd(44)} ${v}`); notes.push(`inline binary, ${k}: ${v}`); }
-    const conc = await child<Record<string, unknown>>({ mode: 'concurrency', payloads: prep.dir, data: dataDir, columns: prep.columns, batch: seg * 10 });
+    // Six batches of the default segment's rows (the store's unit): ten times as many would need ~500 MB of input.
+    const conc = await child<Record<string, unknown>>({ mode: 'concurrency', payloads: prep.dir, data: dataDir, columns: prep.columns, batch: seg });
     log(`concurrency: ${JSON.stringify(conc)}`);
     notes.push(`concurrency: ${JSON.stringify(conc)}`);
     const storage = await child<Record<string, unknown>>({ mode: 'storage', payloads: prep.dir, data: dataDir, columns: prep.columns, batch: seg * 10 });

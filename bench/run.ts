@@ -66,7 +66,13 @@ const results: BenchResult[] = [];
 for (const bench of BENCHES) {
   if (only.length > 0 ? !only.includes(bench.name) : bench.onlyWhenNamed) continue;
   console.error(`running ${bench.name}…`);
-  results.push({ ...(await bench.run()), measured_at: new Date().toISOString() });
+  try {
+    results.push({ ...(await bench.run()), measured_at: new Date().toISOString() });
+  } catch (e) {
+    // One bench that throws is a failed check, not the end of the run: the others still measure.
+    console.error(e);
+    results.push({ bench: bench.name, input: {}, figures: [], ok: false, notes: [`threw: ${(e as Error).message.slice(0, 500)}`], measured_at: new Date().toISOString() });
+  }
 }
 const info = machine();
 console.log(`${info.cpu_model} × ${info.cores}, ${info.node}, ${info.date}`);
