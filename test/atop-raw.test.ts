@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AtopRecord } from '../schemas/atop-record.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { deriveSample, groupSamples } from '../parsers/atop/derive.js';
-import { ATOP_STORED_LABELS } from '../ingest/source/atop-labels.js';
+import { ATOP_STORED_LABELS } from '../ingest/source/atop/atop-labels.js';
 import { runCli } from './support/cli.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
 import { missingPrograms, testIf } from './support/prerequisites.js';

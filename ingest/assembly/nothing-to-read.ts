@@ -3,10 +3,10 @@
 // Files are found with the same listing each source's discovery uses, so the answer never disagrees with the reading.
 import { readdir, stat } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
-import { listPgLogFiles, destinationPattern } from '../source/pg-log-files.js';
-import { discoverTjFiles, MAX_DEPTH } from '../source/tj-source.js';
-import { listExportFiles } from '../source/apdex-source.js';
-import { listAtopFiles } from '../source/atop-source.js';
+import { listPgLogFiles, destinationPattern } from '../source/pg/pg-log-files.js';
+import { discoverTjFiles, MAX_DEPTH } from '../source/tj/tj-source.js';
+import { listExportFiles } from '../source/apdex/apdex-source.js';
+import { listAtopFiles } from '../source/atop/atop-source.js';
 
 type SourceConfig = Config['sources'][number];
 

@@ -6,11 +6,11 @@ import type { Config } from '../config/config.js';
 import type { Segment } from '../bus/bus.js';
 import { createFileSource, type FileSource } from '../source/file-source.js';
 import type { SourceEvents } from '../source/source-events.js';
-import { tjSourceParts } from '../source/tj-source.js';
-import { pgSourceParts } from '../source/pg-source.js';
-import { apdexSourceParts } from '../source/apdex-source.js';
-import { atopSourceParts } from '../source/atop-source.js';
-import { createAtopCommandSource } from '../source/atop-command-sources.js';
+import { tjSourceParts } from '../source/tj/tj-source.js';
+import { pgSourceParts } from '../source/pg/pg-source.js';
+import { apdexSourceParts } from '../source/apdex/apdex-source.js';
+import { atopSourceParts } from '../source/atop/atop-source.js';
+import { createAtopCommandSource } from '../source/atop/atop-command-sources.js';
 import { createPgActivitySource } from '../source/pg-activity/pg-activity-source.js';
 import { pgActivityTelemetry } from './pg-activity-telemetry.js';
 import { fnv1a64Hex } from '../source/fingerprint.js';
@@ -43,7 +43,7 @@ export function createSources(
       });
     }
     if (s.type === 'atop_raw' || s.type === 'atop_spawn') {
-      // These run atop themselves and read no file directly (ingest/source/atop-command-sources.ts).
+      // These run atop themselves and read no file directly (ingest/source/atop/atop-command-sources.ts).
       return createAtopCommandSource(s, {
         host: config.host, mode, publish, events: options.wrapEvents ? options.wrapEvents(events) : events,
         checkpointDir: checkpointDirFor(config.data, s.type, s.location), pollIntervalMs: p.poll_interval_ms,

@@ -1,6 +1,6 @@
 // An `atop` segment's rows: each sample's records derived once (parsers/atop/derive.ts) into atop_system, atop_cpu,
 // atop_disks, atop_interfaces and atop_top_processes. The source cuts segments at sample ends only
-// (ingest/source/atop-samples.ts), so every sample is whole here and the rows are a function of the segment alone.
+// (ingest/source/atop/atop-samples.ts), so every sample is whole here and the rows are a function of the segment alone.
 import type { AtopRecord } from '../../schemas/atop-record.js';
 import {
   ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_SYSTEM, ATOP_TOP_PROCESSES, type AtopSampleRows, atopSampleToRows,

@@ -6,7 +6,7 @@ import type { Segment } from '../bus/bus.js';
 import { rowsOf } from '../../test/support/segments.js';
 import { createFileSource, type FileSource } from './file-source.js';
 import { silentSourceEvents } from './source-events.js';
-import { tjSourceParts } from './tj-source.js';
+import { tjSourceParts } from './tj/tj-source.js';
 
 const line = (sec: number, usr: string): string => `00:${String(sec).padStart(2, '0')}.000000-5,CALL,1,Usr=${usr}\n`;
 

@@ -14,6 +14,7 @@ import { type Family, type Segment, segmentId } from '../bus/bus.js';
 import type { RowBuilder } from '../rows/row-builder.js';
 import type { CheckpointStore, Intent } from './checkpoint-store.js';
 import type { SourceEvents } from './source-events.js';
+import { publishUntilAcked } from './publish-until-acked.js';
 import {
   lineBudget, oversizeError, RECORD_HEAD_BYTES, type LimitKind, type Oversize, type RecordLimits, type RecordStartTest,
 } from './record-limits.js';
@@ -399,7 +400,8 @@ export class FileTail {
     this.segmentOpenedAt = this.settled > end ? performance.now() : -1;
     this.segStart = end;
     const entry: InFlight = { end, done: false, promise: Promise.resolve() };
-    entry.promise = this.publishUntilAcked(segment).then((acked) => {
+    // Retried with backoff while running (publish-until-acked.ts).
+    entry.promise = publishUntilAcked(this.o.publish, segment, this.o.events, this.o.signal, segment.end - segment.start, this.path).then((acked) => {
       entry.done = acked;
       // Acknowledged: the pipeline reads the segment's bytes no more, its buffers may be written again.
       if (acked && this.o.recycleAcked) this.o.rows.recycle?.(segment.tables);
@@ -408,21 +410,6 @@ export class FileTail {
     });
     this.inFlight.push(entry);
     return true;
-  }
-
-  /** Retries a failed publish of the same segment with capped exponential backoff while running. */
-  private async publishUntilAcked(segment: Segment): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.o.publish(segment);
-        this.o.events.segmentPublished(this.path, segment.records, segment.errors.length, segment.end - segment.start);
-        return true;
-      } catch (error) {
-        this.o.events.publishFailed(this.path, error as Error, attempt);
-        if (this.o.signal.aborted) return false; // its intent stays: replayed after restart
-        await sleep(Math.min(30_000, 200 * 2 ** Math.min(attempt, 8)), this.o.signal);
-      }
-    }
   }
 
   /** Whether a parser that encodes its own rows wrote some since the last cut (it hands out no events to count). */
@@ -436,11 +423,4 @@ export class FileTail {
       this.o.checkpoints.recordAck(this.fileKey, head.end);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
 }

@@ -8,7 +8,7 @@ import { rowsOf } from './segments.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { createFileSource, type FileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
 import { silentSourceEvents, type SourceEvents } from '../../ingest/source/source-events.js';
-import { tjSourceParts } from '../../ingest/source/tj-source.js';
+import { tjSourceParts } from '../../ingest/source/tj/tj-source.js';
 
 /** One complete TJ event line: `mm:ss` from `sec`, the user name marks it. */
 export const tjLine = (sec: number, usr: string): string =>

@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { parseConfig } from '../../config/config.js';
 import { startPipeline } from '../../pipeline.js';
-import { systemTimeZone } from '../../source/tj-source-config.js';
+import { systemTimeZone } from '../../source/tj/tj-source-config.js';
 import { readDaemonFile } from '../../http/daemon-file.js';
 import { runReport } from '../../../queries/reports/reports.js';
 import { ConfigError } from '../../errors/errors.js';

@@ -23,7 +23,7 @@ export async function parseCommand(argv: string[]): Promise<number> {
     throw new ConfigError(`parse: unknown format ${JSON.stringify(format ?? '')}; expected "tj", "pg" or "atop"\nusage: ${USAGE}\n       ${PARSE_PG_USAGE}\n       ${PARSE_ATOP_USAGE}`);
   }
   if (files.length === 0) throw new ConfigError(`parse tj: no FILE given\nusage: ${USAGE}`);
-  const tz = values.tz ?? (await import('../../source/tj-source-config.js')).systemTimeZone();
+  const tz = values.tz ?? (await import('../../source/tj/tj-source-config.js')).systemTimeZone();
   if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);
   if (values.hour !== undefined && !isValidHour(values.hour)) throw new ConfigError(`--hour: ${JSON.stringify(values.hour)} is not yymmddhh; expected e.g. "24010415"`);
   const host = values.host ?? hostname();

@@ -17,7 +17,7 @@ import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
 import { reportParamsFromConfig } from '../../../queries/reports/key-operation-params.js';
 import { isValidTimeZone } from '../../../parsers/tj/event-time.js';
-import { systemTimeZone } from '../../source/tj-source-config.js';
+import { systemTimeZone } from '../../source/tj/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../report-html/collect-page.js';
 import { writeReportPage } from '../../report-html/render/write-page.js';
 

@@ -1,9 +1,9 @@
 // A PostgreSQL `log_directory` as a file source: the files `log_filename` names for one destination, each read
 // through the pg parser and the episode stream (lock waits closed in the segment that closes them).
-import { createPgParser } from '../../parsers/pg/index.js';
-import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
-import { compilePrefix } from '../../parsers/pg/prefix.js';
-import type { FileSourceOptions } from './file-source.js';
+import { createPgParser } from '../../../parsers/pg/index.js';
+import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
+import { compilePrefix } from '../../../parsers/pg/prefix.js';
+import type { FileSourceOptions } from '../file-source.js';
 import { createEntryBoundaryParser, filePeeker } from './pg-entry-boundary.js';
 import { listPgLogFiles, type PgFileFormat } from './pg-log-files.js';
 

@@ -14,7 +14,7 @@ export const AtopSpawnSourceConfigSchema = z.strictObject({
   location: z.string().min(1).default('atop'),
   /** Seconds between samples, atop's `interval` argument. Required. */
   interval_s: seconds('whole seconds >= 1, e.g. 10'),
-  /** Labels asked of `atop -P`. Default the ones perfpipe stores (ingest/source/atop-labels.ts). */
+  /** Labels asked of `atop -P`. Default the ones perfpipe stores (ingest/source/atop/atop-labels.ts). */
   labels: AtopLabelsSchema.default(() => [...ATOP_STORED_LABELS]),
   /** Longest wait, in seconds, before atop is started again after it died; the wait doubles from 1 s. Default 60. */
   restart_backoff_max_s: seconds('whole seconds >= 1').default(60),

@@ -1,6 +1,6 @@
 // Configuration of a TJ source: every key with its unit and default (this block is the user doc).
 import { z } from 'zod';
-import { isValidHour, isValidTimeZone } from '../../parsers/tj/index.js';
+import { isValidHour, isValidTimeZone } from '../../../parsers/tj/index.js';
 
 export function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -6,12 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Segment } from '../bus/bus.js';
-import { rowsOf } from '../../test/support/segments.js';
+import type { Segment } from '../../bus/bus.js';
+import { rowsOf } from '../../../test/support/segments.js';
 import { createAtopRawSource } from './atop-raw-source.js';
-import { silentSourceEvents, type SourceEvents } from './source-events.js';
+import { silentSourceEvents, type SourceEvents } from '../source-events.js';
 import { ATOP_STORED_LABELS } from './atop-labels.js';
-import { missingPrograms, testIf } from '../../test/support/prerequisites.js';
+import { missingPrograms, testIf } from '../../../test/support/prerequisites.js';
 
 const maybe = testIf(missingPrograms('atop'), { serial: true });
 

@@ -1,6 +1,6 @@
 // Configuration of a PostgreSQL log source: every key with its unit and default (this block is the user doc).
 import { z } from 'zod';
-import { TimeZone } from './tj-source-config.js';
+import { TimeZone } from '../tj/tj-source-config.js';
 
 export const PgSourceConfigSchema = z.strictObject({
   type: z.literal('pg'),

@@ -4,11 +4,11 @@ import test from 'ava';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Segment } from '../bus/bus.js';
-import { createAtopParser } from '../../parsers/atop/index.js';
-import { rowsOf } from '../../test/support/segments.js';
-import { createFileSource, type FileSource } from './file-source.js';
-import { silentSourceEvents } from './source-events.js';
+import type { Segment } from '../../bus/bus.js';
+import { createAtopParser } from '../../../parsers/atop/index.js';
+import { rowsOf } from '../../../test/support/segments.js';
+import { createFileSource, type FileSource } from '../file-source.js';
+import { silentSourceEvents } from '../source-events.js';
 import { atopSourceParts } from './atop-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 

@@ -14,11 +14,11 @@
 // (ingest/sink/atop-segment-rows.ts), and counting them as covered keeps an atop restart mid-file from being read
 // twice. Falls short when the clock steps back: samples are assumed to grow in epoch along the file, and those
 // with epochs below the checkpoint are skipped until time passes it again.
-import type { Segment } from '../bus/bus.js';
-import { rowsOfRecords } from '../rows/families.js';
-import { segmentId } from '../bus/bus.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
-import type { CheckpointStore } from './checkpoint-store.js';
+import type { Segment } from '../../bus/bus.js';
+import { rowsOfRecords } from '../../rows/families.js';
+import { segmentId } from '../../bus/bus.js';
+import type { IngestError } from '../../../schemas/ingest-error.js';
+import type { CheckpointStore } from '../checkpoint-store.js';
 import { replayRawLog, type RawSample, type ReplayEnd } from './atop-replay.js';
 
 export interface RawReadOptions {

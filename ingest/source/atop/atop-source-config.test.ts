@@ -1,6 +1,6 @@
 // The atop source's config: a location alone gives the documented defaults, and each mistake names its key.
 import test from 'ava';
-import { parseConfig } from '../config/config.js';
+import { parseConfig } from '../../config/config.js';
 
 test('an atop source needs only its location; pattern and idle time have their defaults', (t) => {
   t.deepEqual(parseConfig({ sources: [{ type: 'atop', location: '/var/log/perfpipe/atop.txt' }] }).sources[0], {

@@ -17,10 +17,10 @@
 // because atop -w is still writing it (getrawsstat/getrawtstat fail, cleanstop(7)); every sample before it was
 // printed whole, up to its SEP. Any other exit, or 7 with a message (another atop version, not a raw log), fails.
 import { spawn } from 'node:child_process';
-import { createAtopParser } from '../../parsers/atop/index.js';
-import { groupSamples } from '../../parsers/atop/derive.js';
-import type { AtopRecord } from '../../schemas/atop-record.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
+import { createAtopParser } from '../../../parsers/atop/index.js';
+import { groupSamples } from '../../../parsers/atop/derive.js';
+import type { AtopRecord } from '../../../schemas/atop-record.js';
+import type { IngestError } from '../../../schemas/ingest-error.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 
 export interface RawSample {

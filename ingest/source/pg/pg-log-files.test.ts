@@ -3,8 +3,8 @@ import test from 'ava';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ConfigError } from '../errors/errors.js';
-import { parseConfig } from '../config/config.js';
+import { ConfigError } from '../../errors/errors.js';
+import { parseConfig } from '../../config/config.js';
 import { filenameRegex, listPgLogFiles } from './pg-log-files.js';
 
 test('strftime escapes and globs become anchored name patterns, with the csv/json naming rule', (t) => {

@@ -14,7 +14,7 @@ export const AtopRawSourceConfigSchema = z.strictObject({
    * (atop refuses another version's raw format, docs/atop-format.md §9). Default `atop`.
    */
   command: z.string().min(1).default('atop'),
-  /** Labels asked of `atop -r … -P`. Default the ones perfpipe stores (ingest/source/atop-labels.ts). */
+  /** Labels asked of `atop -r … -P`. Default the ones perfpipe stores (ingest/source/atop/atop-labels.ts). */
   labels: AtopLabelsSchema.default(() => [...ATOP_STORED_LABELS]),
 });
 export type AtopRawSourceConfig = z.infer<typeof AtopRawSourceConfigSchema>;

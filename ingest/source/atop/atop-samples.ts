@@ -4,9 +4,9 @@
 // the sink would derive half a sample, and a restart at `settled` would read those lines into a second segment.
 // Here a record or error is released only once `settled` has passed its offset, which keeps the parser contract
 // (parsers/parser.ts: everything before `settled` was emitted, nothing after it).
-import type { IncrementalParser, ParseOutput } from '../../parsers/parser.js';
-import type { AtopRecord } from '../../schemas/atop-record.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
+import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js';
+import type { AtopRecord } from '../../../schemas/atop-record.js';
+import type { IngestError } from '../../../schemas/ingest-error.js';
 
 export function holdUntilSampleEnd(inner: IncrementalParser<AtopRecord>): IncrementalParser<AtopRecord> {
   let events: AtopRecord[] = [];

@@ -5,7 +5,7 @@
 // libuv starts children with default signal dispositions, and atop's stdout is the pipe whose reader is gone.
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { sleep } from './atop-publish.js';
+import { sleep } from '../abortable-sleep.js';
 
 export interface AtopRun {
   pid: number;

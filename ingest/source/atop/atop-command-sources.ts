@@ -1,8 +1,8 @@
 // The atop sources that run atop themselves, built from their config entries: `atop_raw` (replays raw logs with
 // `atop -r`) and `atop_spawn` (runs `atop -P` live). Both publish atop-family segments like the text source.
-import type { Segment } from '../bus/bus.js';
-import type { FileSource } from './file-source.js';
-import type { SourceEvents } from './source-events.js';
+import type { Segment } from '../../bus/bus.js';
+import type { FileSource } from '../file-source.js';
+import type { SourceEvents } from '../source-events.js';
 import type { AtopRawSourceConfig } from './atop-raw-source-config.js';
 import type { AtopSpawnSourceConfig } from './atop-spawn-source-config.js';
 import { createAtopRawSource } from './atop-raw-source.js';

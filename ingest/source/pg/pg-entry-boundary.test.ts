@@ -4,12 +4,12 @@ import test from 'ava';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IncrementalParser } from '../../parsers/parser.js';
-import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';
-import { createPgParser } from '../../parsers/pg/index.js';
-import { compilePrefix } from '../../parsers/pg/prefix.js';
-import type { PgStreamEvent } from '../../schemas/pg-stream-event.js';
-import { createPgRowBuilder } from '../rows/pg-rows.js';
+import type { IncrementalParser } from '../../../parsers/parser.js';
+import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
+import { createPgParser } from '../../../parsers/pg/index.js';
+import { compilePrefix } from '../../../parsers/pg/prefix.js';
+import type { PgStreamEvent } from '../../../schemas/pg-stream-event.js';
+import { createPgRowBuilder } from '../../rows/pg-rows.js';
 import { pgSourceParts } from './pg-source.js';
 import { startsNewEntry } from './pg-entry-boundary.js';
 

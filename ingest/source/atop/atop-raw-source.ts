@@ -4,15 +4,15 @@
 // last read, and reads the others from their checkpoints (atop-raw-reader.ts). New daily files are found at the
 // next poll; a file that is gone has its checkpoint forgotten, and so has any checkpoint whose file is not there.
 import { stat } from 'node:fs/promises';
-import type { Segment } from '../bus/bus.js';
-import { SourceError } from '../errors/errors.js';
-import { CheckpointStore } from './checkpoint-store.js';
-import type { FileSource } from './file-source.js';
-import type { SourceEvents } from './source-events.js';
+import type { Segment } from '../../bus/bus.js';
+import { SourceError } from '../../errors/errors.js';
+import { CheckpointStore } from '../checkpoint-store.js';
+import type { FileSource } from '../file-source.js';
+import type { SourceEvents } from '../source-events.js';
 import { listAtopFiles } from './atop-source.js';
 import { identifyRawLog } from './atop-raw-files.js';
 import { readRawLog } from './atop-raw-reader.js';
-import { publishUntilAcked } from './atop-publish.js';
+import { publishUntilAcked } from '../publish-until-acked.js';
 
 export interface AtopRawSourceOptions {
   location: string;

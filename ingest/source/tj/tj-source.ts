@@ -2,11 +2,11 @@
 // placement) and `<location>/*.log` (plain placement), docs/tj-format.md §1 and §7.
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { hourFromFileName } from '../../parsers/tj/index.js';
-import { createTjRowParser } from '../rows/tj-row-encoder.js';
-import { createTjRowBuilder, type TjRowBuilder } from '../rows/tj-rows.js';
-import { matchHeader } from '../../parsers/tj/header.js';
-import type { FileSourceOptions } from './file-source.js';
+import { hourFromFileName } from '../../../parsers/tj/index.js';
+import { createTjRowParser } from '../../rows/tj-row-encoder.js';
+import { createTjRowBuilder, type TjRowBuilder } from '../../rows/tj-rows.js';
+import { matchHeader } from '../../../parsers/tj/header.js';
+import type { FileSourceOptions } from '../file-source.js';
 
 export interface TjSourceSettings {
   location: string;

@@ -3,9 +3,9 @@
 // samples (atop-samples.ts), so every segment ends at a SEP.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAtopParser } from '../../parsers/atop/index.js';
-import type { FileSourceOptions } from './file-source.js';
-import { globRegex } from './apdex-source.js';
+import { createAtopParser } from '../../../parsers/atop/index.js';
+import type { FileSourceOptions } from '../file-source.js';
+import { globRegex } from '../apdex/apdex-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 
 export interface AtopSourceSettings {

@@ -4,8 +4,8 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apdexSourceParts, endsWithRootClose, listExportFiles } from './apdex-source.js';
-import { encodeExport, writeApdexExport } from '../../simulate/apdex-export.js';
-import { FIXTURE_OPERATIONS } from '../../simulate/apdex-fixture.js';
+import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.js';
+import { FIXTURE_OPERATIONS } from '../../../simulate/apdex-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perfpipe-apdexsrc-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,9 +12,9 @@
 // Falls short: a DETAIL-like line of another pid, or a next line over 64 KiB, is taken as a continuation (not peeked),
 // and a file truncated and rewritten past the offset is read as the new content; each only delays an entry.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { PgEvent } from '../../schemas/pg-event.js';
-import type { IncrementalParser, ParseOutput } from '../../parsers/parser.js';
-import type { PrefixMatcher } from '../../parsers/pg/prefix.js';
+import type { PgEvent } from '../../../schemas/pg-event.js';
+import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js';
+import type { PrefixMatcher } from '../../../parsers/pg/prefix.js';
 
 const PEEK_BYTES = 64 * 1024;
 

@@ -12,9 +12,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { createApdexParser } from '../../parsers/apdex/index.js';
-import type { FileSourceOptions } from './file-source.js';
-import { fnv1a64Hex, type FileIdentity } from './fingerprint.js';
+import { createApdexParser } from '../../../parsers/apdex/index.js';
+import type { FileSourceOptions } from '../file-source.js';
+import { fnv1a64Hex, type FileIdentity } from '../fingerprint.js';
 
 export interface ApdexSourceSettings {
   location: string;

@@ -8,16 +8,16 @@
 // a sample that was not acknowledged when perfpipe stopped is gone with the atop run that printed it, so no
 // checkpoint is kept and no sample can be stored twice.
 import type { Readable } from 'node:stream';
-import { createAtopParser } from '../../parsers/atop/index.js';
-import type { Segment } from '../bus/bus.js';
-import { segmentId } from '../bus/bus.js';
-import { rowsOfRecords } from '../rows/families.js';
-import { ConfigError, SourceError } from '../errors/errors.js';
-import type { FileSource } from './file-source.js';
-import type { SourceEvents } from './source-events.js';
-import { fnv1a64Hex } from './fingerprint.js';
+import { createAtopParser } from '../../../parsers/atop/index.js';
+import type { Segment } from '../../bus/bus.js';
+import { segmentId } from '../../bus/bus.js';
+import { rowsOfRecords } from '../../rows/families.js';
+import { ConfigError, SourceError } from '../../errors/errors.js';
+import type { FileSource } from '../file-source.js';
+import type { SourceEvents } from '../source-events.js';
+import { fnv1a64Hex } from '../fingerprint.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
-import { publishUntilAcked } from './atop-publish.js';
+import { publishUntilAcked } from '../publish-until-acked.js';
 import { superviseAtop, type AtopProcess, type AtopRun } from './atop-process.js';
 
 export interface AtopSpawnSourceOptions {

@@ -4,7 +4,7 @@
 // The text sources add device and inode to their keys because equal first lines are common; equal first samples
 // are not, and leaving the inode out keeps a restored or moved log from being read twice.
 import { open } from 'node:fs/promises';
-import { fnv1a64Hex } from './fingerprint.js';
+import { fnv1a64Hex } from '../fingerprint.js';
 
 export const RAW_KEY_BYTES = 4096;
 
