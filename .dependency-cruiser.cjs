@@ -36,6 +36,13 @@ module.exports = {
       from: { path: '^queries/' },
       to: { path: '^(simulate)/|^ingest/(assembly|cli|distributed|report-html)/|^ingest/[^/]+$' },
     },
+    {
+      name: 'html-report-formats-only',
+      comment: 'The HTML page formats what queries/ returns; it shares nothing with the CLI, which formats the same data as text.',
+      severity: 'error',
+      from: { path: '^ingest/report-html/' },
+      to: { path: '^ingest/cli/' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -9,7 +9,7 @@ import { runCli } from './support/cli.js';
 import { writeFixture } from './report-html-fixture.js';
 import { openStoreAccess, type StoreAccess } from '../ingest/cli/commands/store-access.js';
 import { runWindow } from '../ingest/cli/commands/runs.js';
-import { windowParams } from '../ingest/cli/flags/report-window.js';
+import { windowParams } from '../queries/reports/window-params.js';
 import { reportParams, reportSql } from '../queries/reports/reports.js';
 import { collectReportPage, SECTIONS, type WindowRows } from '../ingest/report-html/collect-page.js';
 import type { ApdexMinute, ReportPage } from '../ingest/report-html/report-page.js';

@@ -3,7 +3,7 @@
 import { apdexReport } from '../../queries/reports/apdex-report-output.js';
 import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../../queries/reports/locks-report-output.js';
 import type { ReportParams, ReportRows } from '../../queries/reports/report-rows.js';
-import { runCompare } from '../cli/output/run-compare.js';
+import { compareRuns } from '../../queries/reports/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';
 import { parseUtc } from './time-format.js';
 import { chartBucket, MINUTE_S, sampledBucket } from './chart-bucket.js';
@@ -105,7 +105,8 @@ export async function collectReportPage(windowRows: WindowRows, sections: readon
 
 /** A two-run comparison page from `report run-compare`'s own JSON, so both agree by construction. */
 export async function collectComparePage(source: ReportRows, runs: Array<{ name: string; window: { from: number; to: number } }>, req: Omit<PageRequest, 'window' | 'run'>): Promise<ReportPage> {
-  const doc = JSON.parse(await runCompare(source, runs, 'json')) as Omit<CompareSection, 'windows'>;
+  // Through JSON, as `report run-compare --format json` prints it: the page gets the very values of that output.
+  const doc = JSON.parse(JSON.stringify(await compareRuns(source, runs))) as Omit<CompareSection, 'windows'>;
   const from = Math.min(...runs.map((r) => r.window.from));
   const to = Math.max(...runs.map((r) => r.window.to));
   return { ...req, run: runs.map((r) => r.name).join(' vs '), bucket: MINUTE_S, ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) } };

@@ -48,7 +48,7 @@ export type ReportRowsOf = (name: string, params: Record<string, string>) => Pro
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** The window as report parameters, Unix seconds as text with 3 decimals (why: ingest/cli/flags/report-window.ts). */
+/** The window as report parameters, Unix seconds as text with 3 decimals (why: queries/reports/window-params.ts). */
 const windowOf = (fromMs: number, toMs: number): Record<string, string> => ({ from: (fromMs / 1000).toFixed(3), to: (toMs / 1000).toFixed(3) });
 
 export async function runHistory(rows: ReportRowsOf): Promise<RunHistoryRow[]> {

@@ -9,7 +9,7 @@ import { ConfigError } from '../../ingest/errors/errors.js';
 
 export interface StoreTarget { data: string; clickhouse?: string }
 /**
- * Numbers, numeric texts such as `0.000` (see report-window.ts for why times travel as text), and the arrays of
+ * Numbers, numeric texts such as `0.000` (see window-params.ts for why times travel as text), and the arrays of
  * configured key operations (queries/reports/key-operation-params.ts).
  */
 export type ReportParams = Record<string, number | string | ReadonlyArray<string | number | null>>;

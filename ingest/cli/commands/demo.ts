@@ -19,7 +19,7 @@ import { reportRows } from '../../../queries/reports/reports.js';
 import { apdexTable } from '../../../queries/reports/apdex-report-output.js';
 import { parseFlags } from '../flags/args.js';
 import { START_RUN, STOP_RUN } from './runs.js';
-import { windowParams } from '../flags/report-window.js';
+import { windowParams } from '../../../queries/reports/window-params.js';
 import { collectReportPage, SECTIONS } from '../../report-html/collect-page.js';
 import { writeReportPage } from '../../report-html/render/write-page.js';
 import { digestAlert, type FiredAlert } from '../../alert/alert-digest.js';

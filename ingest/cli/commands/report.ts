@@ -4,7 +4,8 @@
 import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
 import { ConfigError } from '../../errors/errors.js';
 import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
-import { reportWindow, windowParams } from '../flags/report-window.js';
+import { reportWindow } from '../flags/report-window.js';
+import { windowParams } from '../../../queries/reports/window-params.js';
 import { openReportRows, type ReportParams, type StoreTarget } from '../../../queries/reports/report-rows.js';
 import { apdexCsv, apdexReport, apdexTable } from '../../../queries/reports/apdex-report-output.js';
 import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../../../queries/reports/locks-report-output.js';

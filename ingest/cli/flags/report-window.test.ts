@@ -1,5 +1,6 @@
 import test from 'ava';
-import { ALL_TIME, parseTimeFlag, reportWindow, windowParams } from './report-window.js';
+import { ALL_TIME, parseTimeFlag, reportWindow } from './report-window.js';
+import { windowParams } from '../../../queries/reports/window-params.js';
 
 test('times are ISO-8601 (a missing offset is UTC) or Unix seconds', (t) => {
   const ten = Date.UTC(2026, 10, 30, 10) / 1000;

@@ -1,5 +1,6 @@
 // `--from` / `--to` of `perfpipe report`: ISO-8601 or Unix seconds in, Unix seconds out (what the report SQL
-// takes: a date text would be read in the ClickHouse server's zone, a number is unambiguous).
+// takes: a date text would be read in the ClickHouse server's zone, a number is unambiguous). The window becomes report
+// parameters in queries/reports/window-params.ts.
 import { ConfigError } from '../../errors/errors.js';
 
 /** Default window: everything the store can hold (DateTime64 ends in 2299). */
@@ -19,14 +20,6 @@ export function parseTimeFlag(name: string, text: string): number {
     if (!Number.isNaN(ms)) return ms / 1000;
   }
   throw new ConfigError(`--${name}: ${JSON.stringify(text)} is not a time; expected ISO-8601 (e.g. "2026-11-30T10:00:00Z") or Unix seconds`);
-}
-
-/**
- * The window as report parameters: Unix seconds with 3 decimals, as text. ClickHouse reads a DateTime64 parameter
- * of up to 4 bare digits as something else than Unix seconds (`0` and `1` fail to parse); `0.000` is unambiguous.
- */
-export function windowParams(w: { from: number; to: number }): { from: string; to: string } {
-  return { from: w.from.toFixed(3), to: w.to.toFixed(3) };
 }
 
 export function reportWindow(from: string | undefined, to: string | undefined): { from: number; to: number } {

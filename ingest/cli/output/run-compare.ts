@@ -1,55 +1,20 @@
-// `perfpipe report run-compare A B`: per key operation the APDEX, mean time and N of two runs side by side
-// with the change from A to B, and their lock trouble (1C waits, timeouts, deadlocks; PostgreSQL waits).
-import { ConfigError } from '../../errors/errors.js';
-import { apdexReport } from '../../../queries/reports/apdex-report-output.js';
+// `perfpipe report run-compare A B` as JSON (queries/reports/run-compare.ts's document as it is), a table or CSV:
+// one line per key operation, then one per lock count, each with A, B and the change.
 import type { ReportRows } from '../../../queries/reports/report-rows.js';
-import { windowParams } from '../flags/report-window.js';
+import { compareRuns, type RunSide } from '../../../queries/reports/run-compare.js';
 import { rowsCsv, rowsTable } from './rows-output.js';
 
-interface Side { apdex: number | null; avg_s: number | null; n: number }
-
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const delta = (a: number | null, b: number | null, digits = 3): number | null =>
-  a === null || b === null ? null : Number((b - a).toFixed(digits));
-
 export async function runCompare(source: ReportRows, runs: Array<{ name: string; window: { from: number; to: number } }>, format: 'table' | 'json' | 'csv'): Promise<string> {
-  if (runs.length !== 2) throw new ConfigError('report run-compare: give two run names, e.g. `report run-compare baseline candidate`');
-  const [a, b] = runs as [typeof runs[0], typeof runs[0]];
-  const fetch = async (w: { from: number; to: number }) => {
-    const params = windowParams(w);
-    const rows = await source.rows('apdex', params);
-    const locks = (await source.rows('lock-counts', params))[0] ?? {};
-    const avg = new Map(rows.filter((r) => r.scope === 'operation').map((r) => [String(r.operation), num(r.avg_s)]));
-    return { report: apdexReport(rows), avg, locks: Object.fromEntries(Object.entries(locks).map(([k, v]) => [k, Number(v)])) };
-  };
-  const [ra, rb] = [await fetch(a.window), await fetch(b.window)];
-  const names = [...new Set([...ra.report.operations, ...rb.report.operations].map((o) => o.operation))].sort();
-  const side = (r: typeof ra, name: string): Side => {
-    const o = r.report.operations.find((x) => x.operation === name);
-    return { apdex: o?.apdex ?? null, avg_s: r.avg.get(name) ?? null, n: o?.n ?? 0 };
-  };
-  const operations = names.map((operation) => {
-    const x = side(ra, operation);
-    const y = side(rb, operation);
-    return { operation, [a.name]: x, [b.name]: y, delta: { apdex: delta(x.apdex, y.apdex), avg_s: delta(x.avg_s, y.avg_s), n: y.n - x.n } };
-  });
-  const overall = (r: typeof ra) => r.report.overall.count_weighted;
-  const lockKeys = [...new Set([...Object.keys(ra.locks), ...Object.keys(rb.locks)])];
-  const locks = Object.fromEntries(lockKeys.map((k) => [k, { [a.name]: ra.locks[k] ?? 0, [b.name]: rb.locks[k] ?? 0, delta: Number(((rb.locks[k] ?? 0) - (ra.locks[k] ?? 0)).toFixed(3)) }]));
-  const doc = {
-    runs: [a.name, b.name],
-    operations,
-    overall: { [a.name]: overall(ra), [b.name]: overall(rb), delta: { apdex: delta(overall(ra)?.apdex ?? null, overall(rb)?.apdex ?? null) } },
-    locks,
-  };
+  const doc = await compareRuns(source, runs);
   if (format === 'json') return `${JSON.stringify(doc)}\n`;
+  const [a, b] = doc.runs;
   const flat = [
-    ...operations.map((o) => {
-      const x = o[a.name] as Side;
-      const y = o[b.name] as Side;
-      return { what: o.operation, [`${a.name} apdex`]: x.apdex, [`${b.name} apdex`]: y.apdex, 'Δ apdex': o.delta.apdex, [`${a.name} avg_s`]: x.avg_s, [`${b.name} avg_s`]: y.avg_s, 'Δ avg_s': o.delta.avg_s, [`${a.name} n`]: x.n, [`${b.name} n`]: y.n, 'Δ n': o.delta.n };
+    ...doc.operations.map((o) => {
+      const x = o[a] as RunSide;
+      const y = o[b] as RunSide;
+      return { what: o.operation, [`${a} apdex`]: x.apdex, [`${b} apdex`]: y.apdex, 'Δ apdex': o.delta.apdex, [`${a} avg_s`]: x.avg_s, [`${b} avg_s`]: y.avg_s, 'Δ avg_s': o.delta.avg_s, [`${a} n`]: x.n, [`${b} n`]: y.n, 'Δ n': o.delta.n };
     }),
-    ...lockKeys.map((k) => ({ what: k, [`${a.name} apdex`]: null, [`${b.name} apdex`]: null, 'Δ apdex': null, [`${a.name} avg_s`]: null, [`${b.name} avg_s`]: null, 'Δ avg_s': null, [`${a.name} n`]: ra.locks[k] ?? 0, [`${b.name} n`]: rb.locks[k] ?? 0, 'Δ n': (locks[k] as { delta: number }).delta })),
+    ...Object.entries(doc.locks).map(([k, l]) => ({ what: k, [`${a} apdex`]: null, [`${b} apdex`]: null, 'Δ apdex': null, [`${a} avg_s`]: null, [`${b} avg_s`]: null, 'Δ avg_s': null, [`${a} n`]: l[a] ?? 0, [`${b} n`]: l[b] ?? 0, 'Δ n': l.delta })),
   ];
   return format === 'csv' ? rowsCsv(flat) : rowsTable(flat);
 }
