@@ -39,6 +39,21 @@ async function startDaemon(): Promise<ChildProcess> {
   return child;
 }
 
+/** Its exit code, also when it has exited already ('exit' is emitted once: a listener added later never hears it). */
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+/** The daemon's stderr so far, for a failure message. */
+function daemonLog(): string {
+  try {
+    return readFileSync(join(work, 'daemon.log'), 'utf8').slice(-3000);
+  } catch {
+    return '(no daemon log)';
+  }
+}
+
 async function stored(): Promise<{ rows: number; unique: number }> {
   const r = await runCli(['sql', 'SELECT count() AS rows, uniqExact(file_key, file_offset) AS unique FROM tj_events', '--data', data, '--format', 'json']);
   if (r.code !== 0) throw new Error(r.stderr);
@@ -67,8 +82,10 @@ test('SIGKILL at random moments loses nothing and stores nothing twice', async (
     writeBatch(100 + rng.int(0, 400));
     await sleep(rng.int(20, 250));
     if (batch % 6 === 5) {
+      // A daemon that died by itself would be a failure of its own, not a kill of this test's.
+      t.true(daemon.exitCode === null && daemon.signalCode === null, `perfpipe run exited by itself (${daemon.exitCode}): ${daemonLog()}`);
       daemon.kill('SIGKILL');
-      await new Promise((r) => daemon?.once('exit', r));
+      await exited(daemon);
       kills++;
       daemon = await startDaemon();
     }
@@ -82,8 +99,9 @@ test('SIGKILL at random moments loses nothing and stores nothing twice', async (
   }
   t.deepEqual(s, { rows: written, unique: written }, 'stored exactly what was written (read through the daemon)');
 
+  t.true(daemon.exitCode === null && daemon.signalCode === null, `perfpipe run exited by itself (${daemon.exitCode}): ${daemonLog()}`);
   daemon.kill('SIGTERM');
-  const code = await new Promise((r) => daemon?.once('exit', (c) => r(c)));
+  const code = await exited(daemon);
   daemon = null;
   t.is(code, 0);
   t.false(existsSync(join(data, 'daemon.json')), 'the daemon removed its address file');
