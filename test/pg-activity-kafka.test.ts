@@ -5,12 +5,11 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
 import { missingPostgres, pgBinDir, testIf } from './support/prerequisites.js';
-import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { connectSession, removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-pgact-kafka-'));
 const daemons: Daemon[] = [];
@@ -42,13 +41,9 @@ testIf(missingPostgres(), { serial: true })('agent --pg-activity → Kafka topic
   await daemon(['sink', '--config', config, '--data', data]);
   await daemon(['agent', '--config', config, '--pg-activity', url, '--data', join(work, 'agent')]);
 
-  const holder = new pg.Client({ connectionString: url });
-  const waiter = new pg.Client({ connectionString: url });
-  await holder.connect();
-  await waiter.connect();
+  const { client: holder, pid: holderPid } = await connectSession(url);
+  const { client: waiter, pid: waiterPid } = await connectSession(url);
   try {
-    const holderPid = Number((await holder.query('SELECT pg_backend_pid() AS p')).rows[0].p);
-    const waiterPid = Number((await waiter.query('SELECT pg_backend_pid() AS p')).rows[0].p);
     await holder.query('BEGIN');
     await holder.query('UPDATE accounts SET balance = 1 WHERE id = 1');
     const waiting = waiter.query('UPDATE accounts SET balance = 2 WHERE id = 1');

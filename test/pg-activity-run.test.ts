@@ -7,9 +7,8 @@ import test from 'ava';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { missingPostgres, pgBinDir, testIf } from './support/prerequisites.js';
-import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { connectSession, removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
 import { runCli } from './support/cli.js';
 import { startReceiver, type Receiver } from './support/alert-receiver.js';
@@ -53,13 +52,9 @@ testIf(missingPostgres(), { serial: true })('a row lock held 6 s: an alert while
   const blockedAlerts = () => receiver!.received.flatMap((r) => (r.body as { alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string> }> }).alerts)
     .filter((a) => a.labels.alertname === 'PostgresBackendBlocked');
 
-  const holder = new pg.Client({ connectionString: url });
-  const waiter = new pg.Client({ connectionString: url });
-  await holder.connect();
-  await waiter.connect();
+  const { client: holder, pid: holderPid } = await connectSession(url);
+  const { client: waiter, pid: waiterPid } = await connectSession(url);
   try {
-    const holderPid = Number((await holder.query('SELECT pg_backend_pid() AS p')).rows[0].p);
-    const waiterPid = Number((await waiter.query('SELECT pg_backend_pid() AS p')).rows[0].p);
     await holder.query('BEGIN');
     await holder.query('UPDATE accounts SET balance = 1 WHERE id = 1');
     tjDbEvent(rphost, holderPid, 'Иванов', 'Документ.Заказ.Форма.ФормаДокумента : Записать', 'UPDATE accounts SET balance = 1 WHERE id = 1', 900);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { missingPostgres, pgBinDir, testIf } from './support/prerequisites.js';
-import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { connectSession, removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
 import { sinkQuery, startDaemon, waitFor, type Daemon } from './support/daemon.js';
 import { runCli } from './support/cli.js';
 
@@ -35,10 +35,9 @@ function server(): PgCluster {
 }
 
 async function session(): Promise<{ client: pg.Client; pid: number }> {
-  const client = new pg.Client({ connectionString: url() });
-  clients.push(client);
-  await client.connect();
-  return { client, pid: Number((await client.query('SELECT pg_backend_pid() AS p')).rows[0].p) };
+  const s = await connectSession(url());
+  clients.push(s.client);
+  return s;
 }
 
 /** `perfpipe run` sampling the server every 500 ms into its own data dir. */

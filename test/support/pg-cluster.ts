@@ -4,8 +4,21 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, appendFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export { pgBinDir } from './prerequisites.js';
+
+/** A connected client and its backend's pid: what pg_stat_activity, pg_blocking_pids and TJ `dbpid` name it by. */
+export async function connectSession(connectionString: string): Promise<{ client: pg.Client; pid: number }> {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    return { client, pid: Number((await client.query('SELECT pg_backend_pid() AS p')).rows[0].p) };
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw error;
+  }
+}
 
 export interface PgCluster {
   dir: string;
