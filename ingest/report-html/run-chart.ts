@@ -3,8 +3,7 @@
 // `<g data-series>` and every point carries `data-run` (its position, 0 = oldest) and `data-v`, with a `<title>`
 // giving the run and the exact value on hover.
 import { clip, esc, fmt } from './html.js';
-import { valueTicks } from './ticks.js';
-import type { Band } from './time-chart.js';
+import { type Band, valueAxis } from './value-axis.js';
 
 export interface RunSeries {
   name: string;
@@ -53,16 +52,10 @@ export function runChart(spec: RunChartSpec): string {
   const step = PW / spec.runs.length;
   const x = (i: number): number => M.l + (i + 0.5) * step;
   const dataMax = Math.max(0, ...spec.series.flatMap((s) => s.values.map((v) => v ?? 0)), ...(spec.marks ?? []).map((m) => m.value));
-  const yTicks = valueTicks(spec.yMax ?? dataMax);
-  const yTop = yTicks[yTicks.length - 1] as number;
-  const y = (v: number): number => M.t + PH - (Math.min(v, yTop) / yTop) * PH;
   const digits = spec.digits ?? 3;
+  const { y, bands, grid } = valueAxis({ left: M.l, top: M.t, width: PW, height: PH }, { max: spec.yMax ?? dataMax, digits, bands: spec.bands });
   const r = (n: number): string => n.toFixed(1);
 
-  const bands = (spec.bands ?? []).map((b) => `<rect x="${M.l}" y="${r(y(b.to))}" width="${PW}" height="${r(y(b.from) - y(b.to))}" fill="${b.color}"/>`
-    + `<text class="band-label" x="${M.l + PW - 4}" y="${r(y(b.to) + 12)}" text-anchor="end">${esc(b.label)}</text>`).join('');
-  const grid = yTicks.map((v) => `<line x1="${M.l}" x2="${M.l + PW}" y1="${r(y(v))}" y2="${r(y(v))}"/>`
-    + `<text x="${M.l - 6}" y="${r(y(v) + 4)}" text-anchor="end">${esc(fmt(v, digits))}</text>`).join('');
   const xAxis = spec.runs.map((name, i) => {
     const label = `<title>${esc(name)}</title>${esc(clip(name, LABEL_CHARS))}`;
     const text = turned

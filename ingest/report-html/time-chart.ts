@@ -4,7 +4,8 @@
 // against the data; a `<title>` on each gives the exact value on hover without any script.
 import { esc, fmt } from './html.js';
 import { formatDate, formatDateMinute, formatInstant, formatMinute } from './time-format.js';
-import { timeTicks, valueTicks } from './ticks.js';
+import { timeTicks } from './ticks.js';
+import { type Band, valueAxis } from './value-axis.js';
 
 export interface Point { t: number; v: number }
 export interface TimeSeries {
@@ -16,7 +17,7 @@ export interface TimeSeries {
   strong?: boolean;
 }
 /** A horizontal background band, e.g. an APDEX rating range. */
-export interface Band { from: number; to: number; color: string; label: string }
+export type { Band } from './value-axis.js';
 
 export interface TimeChartSpec {
   id: string;
@@ -58,16 +59,10 @@ export function timeChart(spec: TimeChartSpec): string {
   const stacks = new Map<number, number>();
   if (spec.kind === 'stacked-bars') for (const s of spec.series) for (const p of s.points) stacks.set(p.t, (stacks.get(p.t) ?? 0) + p.v);
   const dataMax = spec.kind === 'stacked-bars' ? Math.max(0, ...stacks.values()) : Math.max(0, ...spec.series.flatMap((s) => s.points.map((p) => p.v)));
-  const yTicks = valueTicks(spec.yMax ?? dataMax, 5, spec.integer ?? false);
-  const yTop = yTicks[yTicks.length - 1] as number;
-  const y = (v: number): number => M.t + PH - (Math.min(v, yTop) / yTop) * PH;
   const digits = spec.digits ?? 3;
+  const { y, bands, grid } = valueAxis({ left: M.l, top: M.t, width: PW, height: PH }, { max: spec.yMax ?? dataMax, digits, integer: spec.integer ?? false, bands: spec.bands });
   const r = (n: number): string => n.toFixed(1);
 
-  const bands = (spec.bands ?? []).map((b) => `<rect x="${M.l}" y="${r(y(b.to))}" width="${PW}" height="${r(y(b.from) - y(b.to))}" fill="${b.color}"/>`
-    + `<text class="band-label" x="${M.l + PW - 4}" y="${r(y(b.to) + 12)}" text-anchor="end">${esc(b.label)}</text>`).join('');
-  const grid = yTicks.map((v) => `<line x1="${M.l}" x2="${M.l + PW}" y1="${r(y(v))}" y2="${r(y(v))}"/>`
-    + `<text x="${M.l - 6}" y="${r(y(v) + 4)}" text-anchor="end">${esc(fmt(v, digits))}</text>`).join('');
   let lastDate = '';
   const xAxis = timeTicks(from, to, spec.timeZone).map((t) => {
     const date = formatDate(t * 1000, spec.timeZone);
