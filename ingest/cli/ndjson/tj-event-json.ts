@@ -10,6 +10,7 @@
 // an event over 1 MiB) returns false, and the string path prints it.
 import { IsoMicrosFormatter, hourStartUs } from '../../../parsers/tj/event-time.js';
 import type { TjFileContext } from '../../../parsers/tj/tj-parser.js';
+import { escapeByte, JSON_ESCAPE, writeUint } from './json-text.js';
 import type { NdjsonBuffer } from './ndjson-buffer.js';
 import { RepeatedNames } from './repeated-names.js';
 
@@ -23,11 +24,8 @@ const MAX_DIGITS = 15;
 /** Frames above this go the string path: the byte path reserves 6 output bytes per input byte. */
 const MAX_FRAME = 1 << 20;
 
-/** Per byte: the character after the backslash of its JSON escape (`u` for \u00XX), 0 when copied as is. */
-const ESCAPE = new Uint8Array(256);
-for (let b = 0; b < 0x20; b++) ESCAPE[b] = 0x75;
-ESCAPE[0x08] = 0x62; ESCAPE[0x09] = 0x74; ESCAPE[0x0a] = 0x6e; ESCAPE[0x0c] = 0x66; ESCAPE[0x0d] = 0x72;
-ESCAPE[DQUOTE] = DQUOTE; ESCAPE[0x5c] = 0x5c;
+/** Per byte: the character after the backslash of its JSON escape, 0 when copied as is (json-text.ts). */
+const ESCAPE = JSON_ESCAPE;
 // The inner loops test one table per byte and copy when it says 0: most bytes of a journal need nothing. (Handing
 // long quoted values to native calls instead, indexOf + latin1 + JSON.stringify, was slower: 1.2 s against 1.0 s
 // for the 200 MB journal, four calls costing more than the ~4 ns a byte they save.)
@@ -37,7 +35,6 @@ const IN_NAME = ESCAPE.map((esc, b) => (esc !== 0 || b === EQUALS ? 1 : 0));
 const IN_UNQUOTED = ESCAPE.map((esc, b) => (esc !== 0 || b === COMMA ? 1 : 0));
 /** Bytes a quoted value stops at, undoes (doubled quote, CR of CRLF) or escapes. */
 const IN_QUOTED = ESCAPE.map((esc, b) => (esc !== 0 || b === SQUOTE ? 1 : 0));
-const HEX = Buffer.from('0123456789abcdef');
 const ascii = (text: string): Uint8Array => Buffer.from(text, 'latin1');
 const EVENT_HEAD = ascii('{"event":"');
 const TS = ascii('","ts":"');
@@ -182,22 +179,3 @@ function copy(bytes: Uint8Array, buf: Buffer, o: number): number {
   return o;
 }
 
-/** A non-negative safe integer in decimal, as String(n) prints it; returns the index after it. */
-function writeUint(n: number, buf: Buffer, o: number): number {
-  let digits = 1;
-  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
-  for (let i = o + digits - 1; i >= o; i--, n = Math.floor(n / 10)) buf[i] = 0x30 + (n % 10);
-  return o + digits;
-}
-
-/** The JSON escape of byte `b` (one that needs it); returns the index after it. */
-function escapeByte(b: number, buf: Buffer, o: number): number {
-  const esc = ESCAPE[b] as number;
-  buf[o++] = 0x5c;
-  buf[o++] = esc;
-  if (esc === 0x75) {
-    buf[o++] = 0x30; buf[o++] = 0x30;
-    buf[o++] = HEX[b >> 4] as number; buf[o++] = HEX[b & 15] as number;
-  }
-  return o;
-}
