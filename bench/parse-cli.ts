@@ -4,12 +4,12 @@
 // 10×), and `parse atop` on its own. Runs alternate (reference, tj, pg, atop, …) and medians are kept, so a neighbour
 // on a shared machine slows both sides of a ratio alike.
 // Usage: npm run build && node dist/bench/parse-cli.js [--tj-mb 200] [--seed 7] [--pg-mb 100] [--atop-mb 50] [--rounds 3]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchWorkDir, isMain, repoRoot } from './bench-paths.js';
 import { type BenchResult, type Figure, figureRows, formatTable } from './figures.js';
+import { median, timed, type TimedRun } from './process-stats.js';
 import { generateTj } from './generate-tj.js';
 import { CORPUS_PREFIX, CORPUS_SEED, ensureInput as ensurePgInput } from './pg-parse.js';
 
@@ -24,29 +24,11 @@ export interface ParseCliOptions {
   pgbadgerRounds?: number;
 }
 
-interface Run { s: number; code: number | null; stdout: string; stderr: string }
+type Run = TimedRun;
 
 const ATOP_SEED = join(repoRoot(), '..', 'shared', 'corpus', 'atop', 'atop-2.10.0-P-ALL.txt');
 
-/** Runs a command with stdout to /dev/null (or captured), timing it from spawn to exit. */
-function timed(command: string, args: string[], captureStdout = false): Promise<Run> {
-  const devNull = openSync('/dev/null', 'w');
-  const started = process.hrtime.bigint();
-  const child = spawn(command, args, { stdio: ['ignore', captureStdout ? 'pipe' : devNull, 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      closeSync(devNull);
-      resolve({ s: Number(process.hrtime.bigint() - started) / 1e9, code, stdout, stderr });
-    });
-  });
-}
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
 /** The corpus atop -P text repeated to `sizeMb` MB (whole copies; each starts with its RESET sample). */
 function ensureAtopInput(sizeMb: number): string {

@@ -5,44 +5,13 @@
 // process (its shebang carries perfpipe's node flags), a fresh data directory, wall time from spawn to exit, events
 // from its summary line, peak RSS (VmHWM from /proc, every engine thread included).
 // Usage: npm run build && node dist/bench/tj-ingest.js [--size-mb 200] [--seed 7] [--rounds 3]
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateTj } from './generate-tj.js';
 import { benchWorkDir, isMain, repoRoot } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
-
-function peakRssKiB(pid: number): number {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-interface Timed { s: number; code: number | null; stdout: string; peakKiB: number }
-
-/** Runs a process from spawn to exit, sampling its peak RSS until it exits. */
-function timed(command: string, args: string[]): Promise<Timed> {
-  const t0 = performance.now();
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  let peakKiB = 0;
-  const poll = setInterval(() => { peakKiB = Math.max(peakKiB, peakRssKiB(child.pid ?? 0)); }, 50);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    // 'exit' comes before the process is reaped: /proc still holds its VmHWM here.
-    child.on('exit', () => { peakKiB = Math.max(peakKiB, peakRssKiB(child.pid ?? 0)); });
-    child.on('close', (code) => {
-      clearInterval(poll);
-      resolve({ s: (performance.now() - t0) / 1000, code, stdout, peakKiB });
-    });
-  });
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
+import { median, timed } from './process-stats.js';
 
 export async function run(options: { sizeMb?: number; seed?: number; rounds?: number } = {}): Promise<BenchResult> {
   // Seed 7: not the tests' 42, so the input is one the tests never saw.
@@ -57,11 +26,11 @@ export async function run(options: { sizeMb?: number; seed?: number; rounds?: nu
   const notes: string[] = [];
   let ok = true;
   for (let round = 0; round < (options.rounds ?? 3); round++) {
-    const ref = await timed(process.execPath, [ceiling, ...files]);
+    const ref = await timed(process.execPath, [ceiling, ...files], true);
     ok &&= ref.code === 0;
     times.ceiling.push(ref.s);
     rmSync(data, { recursive: true, force: true });
-    const r = await timed(entry, ['ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data]);
+    const r = await timed(entry, ['ingest', '--tj', input.dir, '--tz', input.time_zone, '--data', data], true);
     const stored = Number(/^ingested (\d+) events/m.exec(r.stdout)?.[1] ?? -1);
     ok &&= r.code === 0 && stored === input.events;
     times.ingest.push(r.s);

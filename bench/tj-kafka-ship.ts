@@ -4,7 +4,7 @@
 //             default), timed from its spawn until its /metrics say every byte and every event was acknowledged.
 //   rsyslog   imfile → omkafka (rsyslog-ship.ts), timed from rsyslogd's start until the topic holds every line.
 // Usage: npx tsx bench/tj-kafka-ship.ts [--size-mb 100] [--rounds 3] [--pipeline 'max_in_flight_per_file: 4']…
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,9 +17,9 @@ import { ensureRsyslog } from './rsyslog-install.js';
 import { countLines, shipWithRsyslog } from './rsyslog-ship.js';
 import { isMain } from './bench-paths.js';
 import { type BenchResult, type Figure, figureRows, formatTable } from './figures.js';
+import { median, peakRssKiB } from './process-stats.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
 interface PerfpipeShip { seconds: number; cpuS: number; acked: number; events: number; messages: number; peakMiB: number }
 
@@ -31,12 +31,10 @@ function metric(text: string, name: string): number {
 }
 
 /** utime + stime (s) and peak RSS (MiB) of a live process, from /proc. */
-async function usage(pid: number): Promise<{ cpuS: number; peakMiB: number }> {
-  const { readFileSync } = await import('node:fs');
+function usage(pid: number): { cpuS: number; peakMiB: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return { cpuS: (Number(f[11]) + Number(f[12])) / 100, peakMiB: hwm / 1024 };
+  return { cpuS: (Number(f[11]) + Number(f[12])) / 100, peakMiB: peakRssKiB(pid) / 1024 };
 }
 
 /** One `perfpipe agent` process over the input into its own topic prefix, from spawn to the last acknowledgement. */
@@ -58,7 +56,7 @@ async function shipWithPerfpipe(input: GeneratedTj, brokers: string[], work: str
       await sleep(20);
     }
     const seconds = (performance.now() - t0) / 1000;
-    used = await usage(agent.child.pid as number);
+    used = usage(agent.child.pid as number);
     return { seconds, ...used, acked, events, messages: await counter.count([familyTopic(prefix, 'tj')]) };
   } finally {
     await agent.stop('SIGTERM');
