@@ -61,7 +61,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     alerter?.observe(segment);
     return sink.write(segment);
   });
-  const sources = createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
+  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,

@@ -37,7 +37,7 @@ export async function startAgent(config: Config, log: Logger, metrics = new Live
   };
   // Segments are as large as `pipeline.segment_bytes`: each is one insert per table at the sink, whose cost is
   // mostly per insert (bench/engine-doors.ts); its rows travel in messages of at most 900 KiB (segment-codec.ts).
-  const sources = createSources(config, 'follow', log, metrics, publish, { wrapEvents: (events) => fileLag.wrap(events) });
+  const sources = await createSources(config, 'follow', log, metrics, publish, { wrapEvents: (events) => fileLag.wrap(events) });
   for (const s of sources) await s.start();
   const lagTimer = setInterval(() => {
     void fileLag.refresh().then(() => metrics.set('perfpipe_lag_bytes', 'Bytes of followed files not yet acknowledged, all files', {}, fileLag.total));
