@@ -19,6 +19,7 @@ import { createPgLogWriter, DEBIAN_PREFIX, type PgLogEntry } from './pg-log-writ
 import { formatAtopSample, type AtopProcess } from './atop-writer.js';
 import { encodeExport, writeApdexExport, type SimKeyOperation } from './apdex-export.js';
 import { contextFirst, countApdex, apdexOf, type Expected } from './load-expected.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LoadTestOptions {
   out: string;
@@ -69,7 +70,6 @@ function siftDown(heap: Lane[], i: number): void {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const prop = (ev: SimEvent, name: string): string | undefined => ev.props.find((p) => p[0] === name)?.[1];
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function pgFileName(start: Date): string {
   const d = start;

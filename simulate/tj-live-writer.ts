@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { tjRecords, type TjGeneratorOptions, type TjSimRecord } from './tj-generator.js';
 import { tjProcessFolder } from './tj-layout.js';
 import { formatTjEvent, UTF8_BOM } from './tj-writer.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LiveWriteResult {
   events: number;
@@ -36,7 +37,7 @@ export async function writeTjLive(out: string, options: TjGeneratorOptions & { t
     const due = startMs + record.at_us / 1000;
     if (due > Date.now()) {
       flush();
-      await new Promise((r) => setTimeout(r, Math.max(options.tickMs ?? 100, due - Date.now())));
+      await sleep(Math.max(options.tickMs ?? 100, due - Date.now()));
     }
     const path = join(out, tjProcessFolder(record.process.name, record.process.pid), `${record.clock.hour}.log`);
     const { event, clock } = record;

@@ -4,6 +4,7 @@ import type { AlertNotice } from './alert-groups.js';
 import type { SendBatch } from './alert-channels.js';
 import type { AlertConfig } from './config.js';
 import { AlertDeliveryError } from './delivery-error.js';
+import { backoffMs } from '../retry/backoff.js';
 
 interface Entry {
   notice: AlertNotice;
@@ -75,7 +76,7 @@ export class DeliveryQueue {
         this.#entries.delete(e.notice.fingerprint);
         this.hooks.dropped(e.notice, err.permanent ? 'rejected' : 'gave_up', `${e.attempts} attempt(s) over ${now - e.queuedAt} ms; last error: ${err.message}`);
       } else {
-        e.nextAt = now + Math.min(c.backoff_initial_ms * 2 ** (e.attempts - 1), c.backoff_max_ms);
+        e.nextAt = now + backoffMs(e.attempts, c.backoff_initial_ms, c.backoff_max_ms);
       }
     }
   }

@@ -10,6 +10,8 @@ import { sinkTelemetry } from './source-telemetry.js';
 import { createClickHouseSink } from '../sink/clickhouse-sink.js';
 import type { DeadLetters } from '../sink/dead-letters.js';
 import { validateSegment } from '../sink/segment-validation.js';
+import { sleep } from '../retry/sleep.js';
+import { backoffMs } from '../retry/backoff.js';
 
 export interface SinkServiceOptions {
   data: string;
@@ -46,10 +48,10 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
       break;
     } catch (error) {
       if (o.signal.aborted) { await store.close(); throw error; }
-      const delay = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
+      const delay = backoffMs(attempt, 500, 10_000);
       o.metrics.inc('perfpipe_store_unavailable_total', 'Failed attempts to reach ClickHouse at start-up');
       o.log.warn({ store: store.where, attempt, retry_in_ms: delay, err: (error as Error).message }, 'ClickHouse unavailable; waiting');
-      await abortableSleep(delay, o.signal);
+      await sleep(delay, o.signal);
     }
   }
   const m = o.metrics;
@@ -85,9 +87,3 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   };
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
-}

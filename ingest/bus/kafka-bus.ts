@@ -11,6 +11,7 @@ import { encodeSegment } from './segment-codec.js';
 import type { Rejected } from './segment-assembler.js';
 import { runSegmentConsumer } from './segment-consumer.js';
 import { SendQueue, messageBytes } from './send-queue.js';
+import { backoffMs } from '../retry/backoff.js';
 
 export interface KafkaBusContext {
   /** Receives kafkajs and bus log lines (secrets removed); without it they are dropped. */
@@ -40,7 +41,8 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
   let consumer: Consumer | undefined;
   let queue: SendQueue | undefined;
   let consumerRunning: Promise<void> | undefined;
-  let crashDelay = config.retry_initial_ms;
+  /** Consumer crashes since the group was last joined: the next restart's backoff. */
+  let crashes = 0;
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
 
@@ -136,10 +138,9 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
       if (payload.restart || state !== 'running') return;
       ctx.onLog?.({
         level: 'error', namespace: 'perfpipe.bus', message: 'kafka consumer crashed; starting a new one',
-        fields: { error: payload.error.message, retry_in_ms: crashDelay },
+        fields: { error: payload.error.message, retry_in_ms: backoffMs(crashes + 1, config.retry_initial_ms, config.retry_max_ms) },
       });
-      const delay = crashDelay;
-      crashDelay = Math.min(crashDelay * 2, config.retry_max_ms);
+      const delay = backoffMs(++crashes, config.retry_initial_ms, config.retry_max_ms);
       setTimeout(() => {
         if (state !== 'running' || consumer !== next) return;
         void next.disconnect().catch(() => {}).then(() => (state === 'running' ? runConsumer(client, handler) : undefined))
@@ -149,7 +150,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
           }));
       }, delay);
     });
-    next.on(next.events.GROUP_JOIN, () => (crashDelay = config.retry_initial_ms));
+    next.on(next.events.GROUP_JOIN, () => (crashes = 0));
     await next.connect();
     await runSegmentConsumer({
       consumer: next, topics: topics.families, handler, config, deadLetter, ...(ctx.onLog ? { onLog: ctx.onLog } : {}),

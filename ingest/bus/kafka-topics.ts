@@ -3,6 +3,7 @@ import type { Admin } from 'kafkajs';
 import type { Family } from './bus.js';
 import { BusError } from './bus-error.js';
 import type { KafkaBusConfig } from './kafka-config.js';
+import { sleep } from '../retry/sleep.js';
 
 export const FAMILIES: readonly Family[] = ['tj', 'pg', 'atop', 'apdex', 'pg_activity'];
 
@@ -57,6 +58,6 @@ async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 120_00
     if (Date.now() > deadline) {
       throw new BusError(`kafka bus: topics ${topics.join(', ')} have no leader after ${timeoutMs} ms`, { permanent: false });
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }

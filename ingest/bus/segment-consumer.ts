@@ -6,6 +6,8 @@ import type { SegmentHandler } from './bus.js';
 import type { KafkaBusConfig } from './kafka-config.js';
 import type { KafkaLogSink } from './kafka-client.js';
 import { PartitionAssembler, type Rejected } from './segment-assembler.js';
+import { sleep as pause } from '../retry/sleep.js';
+import { backoffMs } from '../retry/backoff.js';
 
 export interface SegmentConsumerOptions {
   consumer: Consumer;
@@ -27,15 +29,16 @@ export async function runSegmentConsumer(options: SegmentConsumerOptions): Promi
     for (const assembler of assemblers.values()) assembler.reset();
   });
 
+  /** A pause that ends early (within 100 ms) once the consumer stops running. */
   const sleep = async (ms: number, isRunning: () => boolean) => {
     const until = Date.now() + ms;
-    while (isRunning() && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
+    while (isRunning() && Date.now() < until) await pause(Math.min(100, until - Date.now()));
   };
 
   /** Calls the handler until it resolves (true) or the consumer stops (false). */
   async function handleUntilAcknowledged(payload: EachBatchPayload, segment: Parameters<SegmentHandler>[0]): Promise<boolean> {
-    let delay = config.retry_initial_ms;
-    for (;;) {
+    for (let failure = 1; ; failure++) {
+      const delay = backoffMs(failure, config.retry_initial_ms, config.retry_max_ms);
       // A long ClickHouse insert must not cost the partitions: keep the session alive meanwhile.
       const beat = setInterval(() => void payload.heartbeat().catch(() => {}), HEARTBEAT_EVERY_MS);
       try {
@@ -52,7 +55,6 @@ export async function runSegmentConsumer(options: SegmentConsumerOptions): Promi
       if (!payload.isRunning()) return false;
       await sleep(delay, payload.isRunning);
       if (!payload.isRunning()) return false;
-      delay = Math.min(delay * 2, config.retry_max_ms);
     }
   }
 

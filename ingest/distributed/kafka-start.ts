@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { createKafkaBus, type KafkaBus } from '../bus/kafka-bus.js';
 import type { KafkaBusConfigInput } from '../bus/kafka-config.js';
 import type { KafkaLogLine } from '../bus/kafka-client.js';
+import { sleep } from '../retry/sleep.js';
+import { backoffMs } from '../retry/backoff.js';
 
 /** kafkajs is chatty at info (every connect and group join): those become debug lines. */
 export function kafkaLog(log: Logger) {
@@ -22,12 +24,9 @@ export async function startKafkaBus(config: KafkaBusConfigInput, log: Logger, si
     } catch (error) {
       await bus.stop().catch(() => {});
       if (signal.aborted || (error as { permanent?: boolean }).permanent === true) throw error;
-      const delay = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
+      const delay = backoffMs(attempt, 500, 10_000);
       log.warn({ brokers: bus.config.brokers, attempt, retry_in_ms: delay, err: (error as Error).message }, 'Kafka unavailable; waiting');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-      });
+      await sleep(delay, signal);
     }
   }
 }

@@ -3,6 +3,7 @@
 // a minute) rather than race it for the directory's lock.
 import { ConfigError } from '../errors/errors.js';
 import type { DaemonInfo } from './daemon-file.js';
+import { sleep } from '../retry/sleep.js';
 
 export async function daemonSql(daemon: DaemonInfo, query: string, format: string, params: Record<string, string | number> = {}): Promise<string> {
   const url = new URL(`${daemon.url}/sql`);
@@ -12,7 +13,7 @@ export async function daemonSql(daemon: DaemonInfo, query: string, format: strin
   for (;;) {
     const res = await fetch(url, { method: 'POST', body: query, headers: { authorization: `Bearer ${daemon.token}` } });
     const text = await res.text();
-    if (res.status === 503 && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 200)); continue; }
+    if (res.status === 503 && Date.now() < deadline) { await sleep(200); continue; }
     if (!res.ok) throw new ConfigError(`the perfpipe daemon (pid ${daemon.pid}) answered: ${text.trim()}`);
     return text;
   }

@@ -10,6 +10,8 @@ import { layoutById } from '../../schemas/layouts.js';
 import { RowBinaryReader } from '../../schemas/row-binary.js';
 import type { TableLayout } from '../../schemas/columns.js';
 import { isPermanentInsertError } from './insert-errors.js';
+import { sleep } from '../retry/sleep.js';
+import { backoffMs } from '../retry/backoff.js';
 
 export { isPermanentInsertError };
 
@@ -57,7 +59,7 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
         const permanent = isPermanentInsertError(error);
         o.events.insertFailed(layout.table, error as Error, attempt, permanent);
         if (permanent || attempt >= maxAttempts || o.signal?.aborted) throw error;
-        await new Promise((r) => setTimeout(r, Math.min(10_000, 100 * 2 ** attempt)));
+        await sleep(backoffMs(attempt, 200, 10_000));
       }
     }
   }

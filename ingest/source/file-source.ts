@@ -20,6 +20,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { FileTail } from './file-tail.js';
 import type { SourceEvents } from './source-events.js';
 import { anyLine, UNLIMITED, type RecordLimits, type RecordStartTest } from './record-limits.js';
+import { sleep } from '../retry/sleep.js';
 
 export interface FileSourceOptions {
   /** Source kind written into every record's origin (`tj`, `pg`, `atop`). */
@@ -265,7 +266,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
           await tail.pump(true);
           // Not finished: its checkpoint could not be written (a full disk). Wait and try again.
           while (tail.checkpointBlocked && !stopped) {
-            await new Promise((r) => setTimeout(r, o.pollIntervalMs));
+            await sleep(o.pollIntervalMs);
             await tail.pump(true);
           }
         } catch (error) {

@@ -3,7 +3,8 @@
 // gives up; a recorded intent then replays the segment after a restart.
 import type { Segment } from '../bus/bus.js';
 import type { SourceEvents } from './source-events.js';
-import { sleep } from './abortable-sleep.js';
+import { sleep } from '../retry/sleep.js';
+import { backoffMs } from '../retry/backoff.js';
 
 /** Resolves true once acknowledged; false when `signal` aborted before that. `file` names the source in events. */
 export async function publishUntilAcked(
@@ -18,7 +19,7 @@ export async function publishUntilAcked(
     } catch (error) {
       events.publishFailed(file, error as Error, attempt);
       if (signal.aborted) return false; // its intent stays: replayed after restart
-      await sleep(Math.min(30_000, 200 * 2 ** Math.min(attempt, 8)), signal);
+      await sleep(backoffMs(attempt, 400, 30_000), signal);
     }
   }
 }

@@ -8,6 +8,7 @@ import { finished } from 'node:stream/promises';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
+import { sleep } from '../retry/sleep.js';
 
 export interface StoreTarget {
   /** Embedded engine data lives in `<data>/clickhouse`. */
@@ -109,7 +110,7 @@ async function withLockRetry<T>(open: () => T, waitMs: number): Promise<T> {
       if (Date.now() > deadline) {
         throw new SinkError('the embedded ClickHouse data directory is in use by another process (a perfpipe run, ingest or sql); stop it or use its daemon through perfpipe sql', 'all', { cause: error, permanent: true });
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
   }
 }

@@ -24,6 +24,7 @@ import { collectReportPage, SECTIONS } from '../../report-html/collect-page.js';
 import { writeReportPage } from '../../report-html/render/write-page.js';
 import { digestAlert, type FiredAlert } from '../../alert/alert-digest.js';
 import { alertsFiredText } from '../output/alerts-fired-output.js';
+import { sleep } from '../../retry/sleep.js';
 
 const USAGE = 'perfpipe demo [--dir DIR] [--seconds N] [--users N] [--seed N]';
 
@@ -81,7 +82,7 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
     },
   });
   const deadline = Date.now() + 60_000;
-  while (stored() < written.events && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (stored() < written.events && Date.now() < deadline) await sleep(100);
   const lag = Date.now() - (start.getTime() + seconds * 1000);
   out.write(`${out.isTTY ? '\r' : ''}  done: written ${written.events} events, stored ${stored()} (all stored ${Math.max(0, lag)} ms after the last write)\n\n`);
 
@@ -90,7 +91,7 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   const exported = operations.reduce((n, o) => n + 1 + o.measurements.length, 0);
   writeFileSync(join(apdex, 'export.xml'), encodeExport(writeApdexExport(operations, { shape: 'attributes' })));
   const storedAll = written.events + exported;
-  while (stored() < storedAll && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+  while (stored() < storedAll && Date.now() < deadline + 30_000) await sleep(100);
   const stopped = Date.now();
   await pipeline.store.client.command({ query: STOP_RUN, query_params: { name: 'demo', at: stopped } });
   // Every notice still in group_wait is sent now, so the section below lists all the alerts of the stored data.

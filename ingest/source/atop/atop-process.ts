@@ -5,7 +5,8 @@
 // libuv starts children with default signal dispositions, and atop's stdout is the pipe whose reader is gone.
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from '../../retry/sleep.js';
+import { backoffMs } from '../../retry/backoff.js';
 
 export interface AtopRun {
   pid: number;
@@ -60,7 +61,7 @@ export function superviseAtop(o: AtopProcessOptions): AtopProcess {
       const { healthy, run, reason } = await runOnce();
       if (abort.signal.aborted) break;
       failures = healthy ? 1 : failures + 1;
-      const retryMs = Math.min(o.maxBackoffMs, 1000 * 2 ** (failures - 1));
+      const retryMs = backoffMs(failures, 1000, o.maxBackoffMs);
       o.ended(run, reason, retryMs);
       await sleep(retryMs, abort.signal);
     }

@@ -16,7 +16,8 @@ import type { FileSource } from '../file-source.js';
 import type { SourceEvents } from '../source-events.js';
 import { fnv1a64Hex } from '../fingerprint.js';
 import { publishUntilAcked } from '../publish-until-acked.js';
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from '../../retry/sleep.js';
+import { backoffMs } from '../../retry/backoff.js';
 import type { PgActivitySourceConfig } from './config.js';
 import { openSession, type PgSession } from './session.js';
 import { classifyFailure, serverName } from './connection-errors.js';
@@ -56,17 +57,17 @@ export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
 
   async function run(): Promise<void> {
     let session: PgSession | null = null;
-    let backoff = FIRST_BACKOFF_MS;
+    let failures = 0;
     let problem: string | null = null;
     let everConnected = false;
     let tick = performance.now();
     const fail = async (error: SourceError): Promise<void> => {
+      const backoff = backoffMs(++failures, FIRST_BACKOFF_MS, c.reconnect_max_ms);
       if (error.message !== problem) o.activity.failed(server, error, backoff);
       problem = error.message;
       await session?.close();
       session = null;
       await sleep(backoff, abort.signal);
-      backoff = Math.min(backoff * 2, c.reconnect_max_ms);
     };
     while (!abort.signal.aborted) {
       if (session === null) {
@@ -89,7 +90,7 @@ export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
         const r = await session.sample();
         const ms = performance.now() - t0;
         problem = null;
-        backoff = FIRST_BACKOFF_MS;
+        failures = 0;
         const sample: PgActivitySample = {
           host: o.host, server, sampled_at_ms: r.nowMs, interval_ms: c.interval_ms, duration_ms: ms,
           backends: r.backends, wait_period_ms: session.waitPeriodMs, wait_samples: r.waitSamples,
