@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
 import { writeFixture } from './report-html-fixture.js';
-import { openStoreAccess, type StoreAccess } from '../ingest/cli/commands/store-access.js';
+import { openStoreAccess, type StoreAccess } from '../queries/store-access.js';
 import { runWindow } from '../ingest/cli/commands/runs.js';
 import { windowParams } from '../queries/reports/window-params.js';
 import { reportParams, reportSql } from '../queries/reports/reports.js';

@@ -9,7 +9,7 @@ import { windowParams } from '../../../queries/reports/window-params.js';
 import { openReportRows, type ReportParams, type StoreTarget } from '../../../queries/reports/report-rows.js';
 import { apdexCsv, apdexReport, apdexTable } from '../../../queries/reports/apdex-report-output.js';
 import { fetchLocksReport, LOCK_EVENTS_LIMIT, locksText } from '../../../queries/reports/locks-report-output.js';
-import { openStoreAccess } from './store-access.js';
+import { openStoreAccess } from '../../../queries/store-access.js';
 import { rowsCsv, rowsTable } from '../output/rows-output.js';
 import { fetchPgWaitsReport } from '../../../queries/reports/pg-waits-report.js';
 import { pgWaitsText } from '../output/pg-waits-report-output.js';

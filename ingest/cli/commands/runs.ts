@@ -3,7 +3,7 @@ import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
 import { ConfigError } from '../../errors/errors.js';
 import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
 import { parseTimeFlag } from '../flags/report-window.js';
-import { openStoreAccess, type StoreAccess } from './store-access.js';
+import { openStoreAccess, type StoreAccess } from '../../../queries/store-access.js';
 
 const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--data DIR | --clickhouse URL]';
 
