@@ -6,7 +6,7 @@ import { createAtopParser } from '../../../parsers/atop/index.js';
 import { ConfigError } from '../../errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { recordLines } from '../ndjson/ndjson-encoder.js';
-import { parseFilesToNdjson } from './parse-files.js';
+import { OBJECT_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 export const PARSE_ATOP_USAGE = 'perfpipe parse atop FILE… [--host NAME]';
 
@@ -19,5 +19,5 @@ export async function parseAtopCommand(argv: string[]): Promise<number> {
   const host = values.host ?? hostname();
   return parseFilesToNdjson(files, ({ file, fileKey }) => ({
     encoder: recordLines(createAtopParser({ host, source: 'atop', file, file_key: fileKey, offset: 0 })),
-  }));
+  }), OBJECT_ENCODER_CHUNK);
 }

@@ -8,7 +8,7 @@ import { isValidTimeZone } from '../../../parsers/tj/index.js';
 import { ConfigError } from '../../errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { pgLines } from '../ndjson/pg-lines.js';
-import { parseFilesToNdjson } from './parse-files.js';
+import { OBJECT_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 export const PARSE_PG_USAGE = "perfpipe parse pg FILE… [--pg-prefix '%m [%p] '] [--pg-format stderr|csvlog|jsonlog] [--tz ZONE] [--host NAME]";
 const FORMATS: readonly PgLogFormat[] = ['stderr', 'csvlog', 'jsonlog'];
@@ -31,5 +31,5 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
       host, source: 'pg', file, file_key: fileKey, offset: 0, format,
       ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
     }), createLockEpisodeBuilder()),
-  }));
+  }), OBJECT_ENCODER_CHUNK);
 }

@@ -5,7 +5,7 @@ import { hourFromFileName, isValidHour, isValidTimeZone } from '../../../parsers
 import { ConfigError } from '../../errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { createTjNdjsonEncoder } from '../ndjson/tj-ndjson.js';
-import { parseFilesToNdjson } from './parse-files.js';
+import { BYTE_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
 
@@ -40,5 +40,5 @@ export async function parseCommand(argv: string[]): Promise<number> {
         return [`perfpipe: ${file}: its name carries no hour (yymmddhh.log); pass --hour YYMMDDHH`];
       },
     };
-  });
+  }, BYTE_ENCODER_CHUNK);
 }
