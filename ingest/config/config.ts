@@ -5,13 +5,7 @@ import { hostname } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { TjSourceConfigSchema } from '../source/tj/tj-source-config.js';
-import { PgSourceConfigSchema } from '../source/pg/pg-source-config.js';
-import { ApdexSourceConfigSchema } from '../source/apdex/apdex-source-config.js';
-import { AtopSourceConfigSchema } from '../source/atop/atop-source-config.js';
-import { AtopRawSourceConfigSchema } from '../source/atop/atop-raw-source-config.js';
-import { AtopSpawnSourceConfigSchema } from '../source/atop/atop-spawn-source-config.js';
-import { PgActivitySourceConfigSchema } from '../source/pg-activity/config.js';
+import { SourceConfigSchema } from '../families/registry.js';
 import { KafkaBusConfigSchema } from '../bus/kafka-config.js';
 import { MemoryBusConfigSchema } from '../bus/memory-bus.js';
 import { ConfigError } from '../errors/errors.js';
@@ -84,10 +78,7 @@ export const ConfigSchema = z.strictObject({
   /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
   listen: Listen.default('127.0.0.1:9650'),
   /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
-  sources: z.array(z.discriminatedUnion('type', [
-    TjSourceConfigSchema, PgSourceConfigSchema, ApdexSourceConfigSchema, AtopSourceConfigSchema, AtopRawSourceConfigSchema, AtopSpawnSourceConfigSchema,
-    PgActivitySourceConfigSchema,
-  ])).default([]),
+  sources: z.array(SourceConfigSchema).default([]),
   /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
   bus: z.discriminatedUnion('type', [
     MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
