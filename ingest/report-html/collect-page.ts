@@ -1,7 +1,7 @@
 // Gathers a ReportPage from the report SQL (queries/reports/), through the same row source the text reports use,
 // so the page and `perfpipe report … --format json` read the same numbers. The only I/O of the HTML report.
-import { apdexReport } from '../../queries/reports/apdex-report-output.js';
-import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../../queries/reports/locks-report-output.js';
+import { apdexReport } from '../../queries/reports/apdex-report.js';
+import { fetchLocksReport, LOCK_EVENTS_LIMIT } from '../../queries/reports/locks-report.js';
 import type { ReportParams, ReportRows } from '../../queries/reports/report-rows.js';
 import { compareRuns } from '../../queries/reports/run-compare.js';
 import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, type CompareSection, type LockCounts, type PgEpisode, type PgMinute, type ReportPage } from './report-page.js';

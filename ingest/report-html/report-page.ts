@@ -1,7 +1,7 @@
 // What the HTML report shows, as plain data: collect-page.ts fills it from the report SQL, render-page.ts turns it
 // into one HTML file. A section is absent when its report was not asked for (or, for atop, has no samples).
-import type { ApdexReport } from '../../queries/reports/apdex-report-output.js';
-import type { LocksReport } from '../../queries/reports/locks-report-output.js';
+import type { ApdexReport } from '../../queries/reports/apdex-report.js';
+import type { LocksReport } from '../../queries/reports/locks-report.js';
 import type { PgWaitsReport } from '../../queries/reports/pg-waits-report.js';
 import type { RunHistoryRow } from '../runs/run-history.js';
 

@@ -2,7 +2,7 @@
 // side with the change from A to B, and their lock trouble (1C waits, timeouts, deadlocks; PostgreSQL waits). The
 // document `--format json` prints and the HTML page draws; ingest/cli/output/run-compare.ts formats it for people.
 import { ConfigError } from '../../ingest/errors/errors.js';
-import { apdexReport } from './apdex-report-output.js';
+import { apdexReport } from './apdex-report.js';
 import type { ReportRows } from './report-rows.js';
 import { windowParams } from './window-params.js';
 

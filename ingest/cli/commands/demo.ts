@@ -16,7 +16,7 @@ import type { TjSimRecord } from '../../../simulate/tj-generator.js';
 import { keyOperationsFromCalls } from '../../../simulate/apdex-from-calls.js';
 import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.js';
 import { reportRows } from '../../../queries/reports/reports.js';
-import { apdexTable } from '../../../queries/reports/apdex-report-output.js';
+import { apdexTable } from '../../../queries/reports/apdex-report.js';
 import { parseFlags } from '../flags/args.js';
 import { START_RUN, STOP_RUN } from './runs.js';
 import { windowParams } from '../../../queries/reports/window-params.js';

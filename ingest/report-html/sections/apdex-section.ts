@@ -5,7 +5,7 @@ import { esc, fmt, table } from '../html.js';
 import { MEANING, seriesColor, seriesRepeats } from '../palette.js';
 import { timeChart, type Band, type TimeSeries } from '../time-chart.js';
 import { bucketName, MINUTE_S } from '../chart-bucket.js';
-import type { ApdexOperation, ApdexOverall } from '../../../queries/reports/apdex-report-output.js';
+import type { ApdexOperation, ApdexOverall } from '../../../queries/reports/apdex-report.js';
 
 /** docs/apdex.md §1 bands, the ones apdex.sql names. */
 export const APDEX_BANDS: Band[] = [

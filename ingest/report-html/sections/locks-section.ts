@@ -2,7 +2,7 @@
 // waited most, and every lock timeout and deadlock with the connection that caused it and the lock it held
 // (docs/tj-format.md §5; the document of `report locks`).
 import type { LocksSection, ReportPage } from '../report-page.js';
-import type { Deadlock, LockCulprit, LockTimeout } from '../../../queries/reports/locks-report-output.js';
+import type { Deadlock, LockCulprit, LockTimeout } from '../../../queries/reports/locks-report.js';
 import { clip, esc, fmt, table } from '../html.js';
 import { MEANING } from '../palette.js';
 import { barChart } from '../bar-chart.js';
