@@ -3,7 +3,7 @@
 import type { ApdexReport } from '../../queries/reports/apdex-report.js';
 import type { LocksReport } from '../../queries/reports/locks-report.js';
 import type { PgWaitsReport } from '../../queries/reports/pg-waits-report.js';
-import type { RunHistoryRow } from '../runs/run-history.js';
+import type { RunHistoryRow } from '../../queries/reports/run-history.js';
 
 /** A row of apdex.sql run over one bucket (ReportPage.bucket); `t` is the bucket's start, Unix s. */
 export interface ApdexMinute {

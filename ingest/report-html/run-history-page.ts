@@ -1,6 +1,6 @@
 // The run-history page (`report runs --html FILE`) from the history `report runs --format json` writes, so the page
-// and the JSON agree by construction. Pure: the history is fetched by the caller (ingest/runs/run-history.ts).
-import { PASS_MARK, type RunHistoryRow } from '../runs/run-history.js';
+// and the JSON agree by construction. Pure: the history is fetched by the caller (queries/reports/run-history.ts).
+import { PASS_MARK, type RunHistoryRow } from '../../queries/reports/run-history.js';
 import { frame } from './collect-page.js';
 import type { ReportPage } from './report-page.js';
 

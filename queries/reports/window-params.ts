@@ -1,5 +1,5 @@
 // A report window as the parameters of the report SQL ({from:DateTime64(3)}, {to:DateTime64(3)}): what `report`,
-// the HTML page and run comparison pass (ingest/runs/run-history.ts still writes the same text by itself).
+// the HTML page, run comparison and the run history pass.
 
 /**
  * The window as report parameters: Unix seconds with 3 decimals, as text. ClickHouse reads a DateTime64 parameter

@@ -1,11 +1,11 @@
 // `perfpipe report runs [--format table|json|csv | --html FILE [--tz ZONE]]`: every named run, oldest first, with
-// its overall APDEX, worst key operation and lock trouble (ingest/runs/run-history.ts); the page adds a chart of
+// its overall APDEX, worst key operation and lock trouble (queries/reports/run-history.ts); the page adds a chart of
 // APDEX across the runs with the pass mark.
 import { DEFAULT_DATA_DIR } from '../../store/clickhouse.js';
 import { ConfigError } from '../../errors/errors.js';
 import { openReportRows, type StoreTarget } from '../../../queries/reports/report-rows.js';
 import { reportParamsFromConfig } from '../../../queries/reports/key-operation-params.js';
-import { runHistory } from '../../runs/run-history.js';
+import { runHistory } from '../../../queries/reports/run-history.js';
 import { runHistoryCsv, runHistoryJson, runHistoryTable } from '../output/run-history-output.js';
 import { runHistoryPage } from '../../report-html/run-history-page.js';
 import { writeReportPage } from '../../report-html/render/write-page.js';

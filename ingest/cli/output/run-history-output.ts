@@ -1,6 +1,6 @@
-// `perfpipe report runs` output: the run history (ingest/runs/run-history.ts) as the JSON document scripts read, or
+// `perfpipe report runs` output: the run history (queries/reports/run-history.ts) as the JSON document scripts read, or
 // a table and CSV for people. Every value comes from the history; this only lays it out.
-import type { RunHistoryRow } from '../../runs/run-history.js';
+import type { RunHistoryRow } from '../../../queries/reports/run-history.js';
 import { rowsCsv, rowsTable } from './rows-output.js';
 
 export function runHistoryJson(runs: readonly RunHistoryRow[]): string {

@@ -1,7 +1,7 @@
 // The run history (`report runs`): APDEX of every run, oldest first, against the pass mark, then one table line per
 // run with its window, worst key operation and lock trouble.
 import type { ReportPage, RunsSection } from '../report-page.js';
-import type { RunHistoryRow } from '../../runs/run-history.js';
+import type { RunHistoryRow } from '../../../queries/reports/run-history.js';
 import { esc, fmt, table } from '../html.js';
 import { MEANING, seriesColor } from '../palette.js';
 import { runChart } from '../run-chart.js';

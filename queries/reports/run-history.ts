@@ -2,6 +2,7 @@
 // operation and lock trouble. Each line is apdex.sql and lock-counts.sql run over that run's window, so it equals
 // `report apdex --run NAME` and the lock counts of `report run-compare` by construction.
 import { z } from 'zod';
+import { windowParams } from './window-params.js';
 
 /**
  * The APDEX a load test must reach to pass: 0.85, the lower edge of "Good" (docs/apdex.md §1) and the mark the
@@ -48,14 +49,11 @@ export type ReportRowsOf = (name: string, params: Record<string, string>) => Pro
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** The window as report parameters, Unix seconds as text with 3 decimals (why: queries/reports/window-params.ts). */
-const windowOf = (fromMs: number, toMs: number): Record<string, string> => ({ from: (fromMs / 1000).toFixed(3), to: (toMs / 1000).toFixed(3) });
-
 export async function runHistory(rows: ReportRowsOf): Promise<RunHistoryRow[]> {
   const runs = (await rows('runs', {})).map((r) => RunWindowSchema.parse(r));
   const history: RunHistoryRow[] = [];
   for (const run of runs) {
-    const params = windowOf(run.from_ms, run.to_ms);
+    const params = windowParams({ from: run.from_ms / 1000, to: run.to_ms / 1000 });
     const apdex = await rows('apdex', params);
     const locks = (await rows('lock-counts', params))[0] ?? {};
     history.push(historyRow(run, apdex, locks));
