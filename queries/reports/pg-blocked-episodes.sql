@@ -30,14 +30,8 @@ LEFT JOIN
     WHERE ts >= {from:DateTime64(3)} AND ts < {to:DateTime64(3)}
 ) AS h ON h.host = e.host AND h.server = e.server AND h.ts = e.first_seen AND h.pid = e.first_holder
 ASOF LEFT JOIN
-(
-    SELECT dbpid, ts, infobase, user, connect_id, context_first FROM tj_events
-    WHERE dbpid != 0 AND ts >= {from:DateTime64(3)} - INTERVAL 1 HOUR AND ts < {to:DateTime64(3)} + INTERVAL 1 HOUR
-) AS waiter ON e.pid = waiter.dbpid AND e.at <= waiter.ts
+tj_dbpid_events(from = {from:DateTime64(3)}, to = {to:DateTime64(3)}) AS waiter ON e.pid = waiter.dbpid AND e.at <= waiter.ts
 ASOF LEFT JOIN
-(
-    SELECT dbpid, ts, user, connect_id, context_first FROM tj_events
-    WHERE dbpid != 0 AND ts >= {from:DateTime64(3)} - INTERVAL 1 HOUR AND ts < {to:DateTime64(3)}
-) AS holder ON e.first_holder = holder.dbpid AND e.at >= holder.ts
+tj_dbpid_events(from = {from:DateTime64(3)}, to = {to:DateTime64(3)}) AS holder ON e.first_holder = holder.dbpid AND e.at >= holder.ts
 ORDER BY e.seconds DESC, e.first_seen
 LIMIT {limit:UInt32}

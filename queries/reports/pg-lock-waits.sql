@@ -16,14 +16,8 @@ FROM
     WHERE ts_end >= {from:DateTime64(3)} AND ts_end < {to:DateTime64(3)}
 ) AS w
 ASOF LEFT JOIN
-(
-    SELECT dbpid, ts, infobase, user, connect_id, context_first FROM tj_events
-    WHERE dbpid != 0 AND ts >= {from:DateTime64(3)} - INTERVAL 1 HOUR AND ts < {to:DateTime64(3)} + INTERVAL 1 HOUR
-) AS waiter ON w.pid = waiter.dbpid AND w.at <= waiter.ts
+tj_dbpid_events(from = {from:DateTime64(3)}, to = {to:DateTime64(3)}) AS waiter ON w.pid = waiter.dbpid AND w.at <= waiter.ts
 ASOF LEFT JOIN
-(
-    SELECT dbpid, ts, user, connect_id, context_first FROM tj_events
-    WHERE dbpid != 0 AND ts >= {from:DateTime64(3)} - INTERVAL 1 HOUR AND ts < {to:DateTime64(3)}
-) AS holder ON w.first_holder = holder.dbpid AND w.at >= holder.ts
+tj_dbpid_events(from = {from:DateTime64(3)}, to = {to:DateTime64(3)}) AS holder ON w.first_holder = holder.dbpid AND w.at >= holder.ts
 ORDER BY w.ts_start
 LIMIT {limit:UInt32}
