@@ -51,7 +51,8 @@ maybe('a run killed with SIGKILL mid-file and started again stores every interva
 
   const second = await startDaemon(['run', '--config', config, '--data', data]);
   daemons.push(second);
-  await waitFor(async () => (await count()).unique === expected.length, 'every sample after the restart', 60_000, 300);
+  // A deadline, not a timing goal: 29 small inserts and atop -r conversions took over 60 s once on a loaded CI run.
+  await waitFor(async () => (await count()).unique === expected.length, 'every sample after the restart', 180_000, 300);
   await new Promise((r) => setTimeout(r, 1500)); // a duplicate, were there one, would land within a poll or two
   t.deepEqual(await count(), { n: expected.length, unique: expected.length });
   const stored = await sinkQuery<{ e: string }>(data, 'SELECT toUnixTimestamp(ts) AS e FROM atop_system ORDER BY ts');

@@ -96,7 +96,8 @@ test.before(async () => {
       const stamp = /(\d{4}-\d{2}-\d{2}_\d{6})\.log$/.exec(logFiles(dir)[0] ?? '')?.[1] ?? '';
       await cluster.psql([until(`to_char(clock_timestamp() AT TIME ZONE current_setting('log_timezone'), 'YYYY-MM-DD_HH24MISS') > '${stamp}'`),
         'SELECT pg_rotate_logfile()']);
-      await waitFor(`a second log file in ${dir}`, () => logFiles(dir).length === 2);
+      // Generous: on a loaded 2-core machine the collector once took over 10 s to open the new file (CI, 2026-12-02).
+      await waitFor(`a second log file in ${dir}`, () => logFiles(dir).length >= 2, 60_000);
     }
     await markEnd(cluster, dir, phase);
   }
