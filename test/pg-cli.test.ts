@@ -36,6 +36,18 @@ test('parse pg prints every entry as NDJSON with the episode on the entry that c
   t.like(events[2]?.lock_episodes[0], { pid: 15937, outcome: 'lock_timeout', wait_ms: null, statement: 'UPDATE accounts\nSET b = 1;', user: 'app', database: 'shop' });
 });
 
+test('parse pg says so when no line starts with the prefix, and says nothing when the prefix fits', async (t) => {
+  const file = join(work, 'postgresql-other-prefix.log');
+  writeFileSync(file, LOG);
+  // The default prefix ('%m [%p] ') matches the time and pid, but not the user@database that follows here.
+  const wrong = await runCli(['parse', 'pg', file]);
+  t.is(wrong.code, 0);
+  t.is(wrong.stdout.trim().split('\n').length, 8); // every line printed whole, as an orphan
+  t.regex(wrong.stderr, /none of its 8 lines starts with the log_line_prefix '%m \[%p\] ' \(the default\).*--pg-prefix/);
+  const right = await runCli(['parse', 'pg', file, '--pg-prefix', PREFIX]);
+  t.is(right.stderr, '');
+});
+
 test('ingest --pg stores pg_log and pg_lock_waits once, and a second ingest adds nothing', async (t) => {
   const dir = join(work, 'log');
   mkdirSync(dir);

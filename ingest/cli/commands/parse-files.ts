@@ -17,6 +17,8 @@ export interface FileParsing {
   encoder: NdjsonEncoder;
   /** Lines written to stderr before an error's JSON, or null to leave the error out (say it once, not per event). */
   note?(error: IngestError): string[] | null;
+  /** Said on stderr once the file was read, when something about the whole file is worth saying. */
+  afterFile?(): string | null;
 }
 
 /** What `start` knows of the file it makes an encoder for. */
@@ -62,7 +64,8 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
     const st = await handle.stat();
     const identity = await identifyFile(handle, st.dev, st.ino, true);
     if (!identity) return; // empty (or a BOM only): nothing in it
-    const { encoder, note } = start({ file, fileKey: identity.file_key });
+    const parsing = start({ file, fileKey: identity.file_key });
+    const { encoder, note } = parsing;
     const stderr = new NdjsonBuffer(STDERR_FLUSH);
     const print = async (pieces: NdjsonPiece[]): Promise<void> => {
       for (const { ndjson, errors } of pieces) {
@@ -85,6 +88,8 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
       await print(encoder.push(bytesRead === chunkBytes ? buf : buf.subarray(0, bytesRead)));
     }
     await print(encoder.finish());
+    const after = parsing.afterFile?.() ?? null;
+    if (after !== null) stderr.utf8(`${after}\n`);
     await flush(stderr, process.stderr);
   } finally {
     await handle.close();

@@ -2,7 +2,9 @@
 // stdout, each with the lock-wait episodes it closed (`lock_episodes`, what pg_lock_waits stores), ingest errors
 // as JSON lines on stderr. Exits 0 when the input was read, even with errors found; 2 for unusable arguments/files.
 import { hostname } from 'node:os';
-import { createPgParser, type PgLogFormat } from '../../../parsers/pg/index.js';
+import { createPgParser, DEFAULT_PREFIX, type PgLogFormat } from '../../../parsers/pg/index.js';
+import type { IncrementalParser } from '../../../parsers/parser.js';
+import type { PgEvent } from '../../../schemas/pg-event.js';
 import { createLockEpisodeBuilder } from '../../../parsers/pg/lock-episodes.js';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
 import { ConfigError } from '../../errors/errors.js';
@@ -26,10 +28,38 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
   const host = values.host ?? hostname();
   const { tz } = values;
   const prefix = values['pg-prefix'];
-  return parseFilesToNdjson(files, ({ file, fileKey }) => ({
-    encoder: pgLines(createPgParser({
+  return parseFilesToNdjson(files, ({ file, fileKey }) => {
+    const parser = countingEntries(createPgParser({
       host, source: 'pg', file, file_key: fileKey, offset: 0, format,
       ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
-    }), createLockEpisodeBuilder()),
-  }), OBJECT_ENCODER_CHUNK);
+    }));
+    return {
+      encoder: pgLines(parser, createLockEpisodeBuilder()),
+      // A log written with another log_line_prefix parses without an error: every line is an orphan line, kept
+      // whole. Say so, once, rather than print a file of orphans as if that were the log.
+      afterFile: () => (format === 'stderr' && parser.lines > 0 && parser.entries === 0
+        ? `perfpipe: ${file}: none of its ${parser.lines} lines starts with the log_line_prefix '${prefix ?? DEFAULT_PREFIX}'${prefix === undefined ? ' (the default)' : ''}, so each was printed whole as an orphan line; give the server's own with --pg-prefix (psql: SHOW log_line_prefix)`
+        : null),
+    };
+  }, OBJECT_ENCODER_CHUNK);
+}
+
+/** The parser, counting what it hands out: entries that began with the prefix, and orphan lines. */
+function countingEntries(parser: IncrementalParser<PgEvent>): IncrementalParser<PgEvent> & { entries: number; lines: number } {
+  const count = <T extends { events: PgEvent[] }>(out: T): T => {
+    for (const e of out.events) {
+      counted.lines++;
+      if (e.severity !== null) counted.entries++;
+    }
+    return out;
+  };
+  const counted = {
+    entries: 0,
+    lines: 0,
+    push: (chunk: Buffer) => count(parser.push(chunk)),
+    finish: () => count(parser.finish()),
+    get settled() { return parser.settled; },
+    ...(parser.copiesInput !== undefined ? { copiesInput: parser.copiesInput } : {}),
+  };
+  return counted;
 }
