@@ -2,9 +2,9 @@
 import { ConfigError } from '../../errors/errors.js';
 import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../../config/config.js';
 import { parseFlags, STORE_OPTIONS } from './args.js';
-import { apdexSourcesFromFlags, applyTimeFlags, PG_OPTIONS, pgSourcesFromFlags } from './pg-flags.js';
+import { apdexSourcesFromFlags, applyTimeFlags, PG_OPTIONS, type PgFlagValues, pgSourcesFromFlags } from './pg-flags.js';
 import { ALERT_OPTIONS, applyAlertFlags } from './alert-flags.js';
-import { ATOP_OPTIONS, atopSourcesFromFlags } from './atop-flags.js';
+import { ATOP_OPTIONS, type AtopFlagValues, atopSourcesFromFlags } from './atop-flags.js';
 
 export const PIPELINE_OPTIONS = {
   ...STORE_OPTIONS,
@@ -29,16 +29,25 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   if (values.clickhouse) base.clickhouse = values.clickhouse;
   if (values.listen) base.listen = values.listen;
   applyAlertFlags(base, values);
-  const sources = [...(base.sources ?? [])];
-  for (const location of values.tj ?? []) {
-    sources.push({ type: 'tj', location, ...(values.tz ? { tz: values.tz } : {}), ...(values.hour ? { hour: values.hour } : {}) });
-  }
+  base.sources = sourcesFromFlags(base.sources, values);
+  const config = parseConfig(base, values.config ?? 'flags');
+  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS, --pg-activity URL or a config file with sources\nusage: ${usage}`);
+  return { config, help: false };
+}
+
+/**
+ * The config file's sources (if any) and those the source flags add (`--tj`, `--pg…`, `--apdex`, `--atop…`,
+ * `--pg-activity`), with `--tz`/`--hour` applied: the same for `run`/`ingest` and the agent.
+ */
+export function sourcesFromFlags(
+  configured: ConfigInput['sources'],
+  values: { tj?: string[]; tz?: string; hour?: string; apdex?: string[] } & PgFlagValues & AtopFlagValues,
+): NonNullable<ConfigInput['sources']> {
+  const sources = [...(configured ?? [])];
+  for (const location of values.tj ?? []) sources.push({ type: 'tj', location });
   sources.push(...pgSourcesFromFlags(values));
   sources.push(...apdexSourcesFromFlags(values));
   applyTimeFlags(sources, values.tz, values.hour);
   sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
-  base.sources = sources;
-  const config = parseConfig(base, values.config ?? 'flags');
-  if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS, --pg-activity URL or a config file with sources\nusage: ${usage}`);
-  return { config, help: false };
+  return sources;
 }

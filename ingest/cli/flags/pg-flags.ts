@@ -14,7 +14,7 @@ export const PG_OPTIONS = {
 
 type SourceInput = NonNullable<ConfigInput['sources']>[number];
 
-interface PgFlagValues {
+export interface PgFlagValues {
   pg?: string[];
   'pg-prefix'?: string;
   'pg-format'?: string;

@@ -5,10 +5,8 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../errors/errors.js';
 import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../../config/config.js';
 import { parseFlags } from './args.js';
-import { PIPELINE_OPTIONS } from './config-from-flags.js';
-import { apdexSourcesFromFlags, applyTimeFlags, pgSourcesFromFlags } from './pg-flags.js';
+import { PIPELINE_OPTIONS, sourcesFromFlags } from './config-from-flags.js';
 import { applyAlertFlags } from './alert-flags.js';
-import { atopSourcesFromFlags } from './atop-flags.js';
 
 export const ROLE_OPTIONS = {
   ...PIPELINE_OPTIONS,
@@ -38,13 +36,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
     if (values.group !== undefined) bus.group_id = values.group;
     base.bus = bus;
   }
-  const sources = [...(base.sources ?? [])];
-  for (const location of values.tj ?? []) sources.push({ type: 'tj', location });
-  sources.push(...pgSourcesFromFlags(values));
-  sources.push(...apdexSourcesFromFlags(values));
-  applyTimeFlags(sources, values.tz, values.hour);
-  sources.push(...atopSourcesFromFlags(values)); // after the time flags: atop epochs are UTC, --tz does not apply
-  base.sources = sources;
+  base.sources = sourcesFromFlags(base.sources, values);
   const config = parseConfig(base, values.config ?? 'flags');
   if (config.bus.type !== 'kafka') throw new ConfigError(`${role}: no Kafka bus: give --kafka BROKERS or set bus.type: kafka in the config file\nusage: ${usage}`);
   if (role === 'agent' && config.sources.length === 0) throw new ConfigError(`agent: no source: give --tj DIR or a config file with sources\nusage: ${usage}`);
