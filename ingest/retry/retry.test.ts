@@ -1,6 +1,6 @@
 import test from 'ava';
 import { backoffMs } from './backoff.js';
-import { sleep } from './sleep.js';
+import { sleep, waitAtMost } from './sleep.js';
 
 test('backoffMs doubles from the first pause and stops at the cap', (t) => {
   // The publish retry of the sources (publish-until-acked.ts): 0.4 s doubling to 30 s.
@@ -24,4 +24,15 @@ test('sleep waits, and a signal cuts it short without throwing', async (t) => {
   t0 = performance.now();
   await sleep(10_000, stop.signal); // already aborted
   t.true(performance.now() - t0 < 1_000);
+});
+
+test('waitAtMost ends with the work, or at its bound, and passes the work\'s failure on', async (t) => {
+  let t0 = performance.now();
+  await waitAtMost(new Promise((r) => setTimeout(r, 20)), 10_000);
+  t.true(performance.now() - t0 < 5_000);
+  t0 = performance.now();
+  await waitAtMost(new Promise(() => {}), 50);
+  t.true(performance.now() - t0 >= 45);
+  await waitAtMost(undefined, 10_000); // nothing to wait for
+  await t.throwsAsync(waitAtMost(Promise.reject(new Error('drain failed')), 10_000), { message: 'drain failed' });
 });

@@ -8,3 +8,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return delay(ms, undefined, { signal }).catch(() => {});
 }
+
+/** Waits for `work`, but at most `ms` (a stop's grace period); `work` failing fails the wait, as it would unbounded. */
+export async function waitAtMost(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  const grace = new AbortController();
+  try {
+    await Promise.race([work, delay(ms, undefined, { signal: grace.signal }).catch(() => {})]);
+  } finally {
+    grace.abort(); // the timer of a wait that `work` ended first
+  }
+}

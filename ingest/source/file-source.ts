@@ -20,7 +20,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { FileTail } from './file-tail.js';
 import type { SourceEvents } from './source-events.js';
 import { anyLine, UNLIMITED, type RecordLimits, type RecordStartTest } from './record-limits.js';
-import { sleep } from '../retry/sleep.js';
+import { sleep, waitAtMost } from '../retry/sleep.js';
 
 export interface FileSourceOptions {
   /** Source kind written into every record's origin (`tj`, `pg`, `atop`). */
@@ -317,12 +317,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       await watcher?.close();
       if (cycle) await cycle.catch(() => {});
       // Give acknowledgements in flight a moment; whatever is not acked is replayed after restart.
-      let timer5s: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([...tails.values()].map((t) => t.drain())),
-        new Promise((r) => { timer5s = setTimeout(r, 5000); }),
-      ]);
-      clearTimeout(timer5s);
+      await waitAtMost(Promise.all([...tails.values()].map((t) => t.drain())), 5000);
       abort.abort();
       for (const t of tails.values()) await t.close();
       try {

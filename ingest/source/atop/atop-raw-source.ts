@@ -13,6 +13,7 @@ import { listAtopFiles } from './atop-source.js';
 import { identifyRawLog } from './atop-raw-files.js';
 import { readRawLog } from './atop-raw-reader.js';
 import { publishUntilAcked } from '../publish-until-acked.js';
+import { waitAtMost } from '../../retry/sleep.js';
 
 export interface AtopRawSourceOptions {
   location: string;
@@ -139,9 +140,7 @@ export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
       if (timer) clearInterval(timer);
       // Stops a running `atop -r` and any publish retry; a publish already with the bus gets 5 s to be acknowledged.
       abort.abort();
-      let timer5s: NodeJS.Timeout | undefined;
-      await Promise.race([cycle ?? Promise.resolve(), new Promise((r) => { timer5s = setTimeout(r, 5000); })]);
-      clearTimeout(timer5s);
+      await waitAtMost(cycle ?? undefined, 5000);
       checkpoints.close();
       resolveDone();
     },

@@ -19,6 +19,7 @@ import { fnv1a64Hex } from '../fingerprint.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 import { publishUntilAcked } from '../publish-until-acked.js';
 import { superviseAtop, type AtopProcess, type AtopRun } from './atop-process.js';
+import { waitAtMost } from '../../retry/sleep.js';
 
 export interface AtopSpawnSourceOptions {
   /** The atop executable. */
@@ -88,9 +89,7 @@ export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
       stopping ??= (async () => {
         abort.abort();
         // atop is gone once this resolves; a publish still with the bus gets 5 s to be acknowledged.
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([atop?.stop(), new Promise((r) => { timer = setTimeout(r, 5000); })]);
-        clearTimeout(timer);
+        await waitAtMost(atop?.stop(), 5000);
         resolveDone();
       })();
       return stopping;
