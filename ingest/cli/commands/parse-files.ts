@@ -6,6 +6,7 @@
 // write or an await per line cost more than printing it. A slow reader still bounds memory: the loop waits for
 // stdout to drain before reading on.
 import { once } from 'node:events';
+import { readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { IngestError } from '../../../schemas/ingest-error.js';
@@ -82,7 +83,9 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
     for (let pos = 0; ;) {
       // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
       const buf = Buffer.allocUnsafe(chunkBytes);
-      const { bytesRead } = await handle.read(buf, 0, chunkBytes, pos);
+      // Read synchronously: the command has nothing else to do meanwhile, and an awaited read per 64 KiB chunk was a
+      // thread-pool round trip each, 0.19 s of idle in a 3.4 s `parse pg` of 100 MB (node --cpu-prof).
+      const bytesRead = readSync(handle.fd, buf, 0, chunkBytes, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
       await print(encoder.push(bytesRead === chunkBytes ? buf : buf.subarray(0, bytesRead)));
