@@ -30,7 +30,7 @@ export function countLines(files: string[]): number {
   return n;
 }
 
-function config(r: Rsyslog, work: string, glob: string, brokers: string[], topic: string): string {
+function config(r: Rsyslog, work: string, glob: string, brokers: string[], topic: string, codec: string): string {
   return `# Written by bench/rsyslog-ship.ts: read TJ files from the start, ship each line raw to Kafka.
 global(workDirectory="${work}" maxMessageSize="1m")
 module(load="${r.moduleDir}/imfile.so" mode="inotify")
@@ -38,7 +38,7 @@ module(load="${r.moduleDir}/omkafka.so")
 template(name="raw" type="string" string="%rawmsg%")
 ruleset(name="tj") {
   action(type="omkafka" broker=[${brokers.map((b) => `"${b}"`).join(',')}] topic="${topic}" template="raw"
-         partitions.auto="on" topicConfParam=["request.required.acks=-1"])
+         partitions.auto="on" topicConfParam=["request.required.acks=-1"]${codec === 'none' ? '' : ` confParam=["compression.codec=${codec}"]`})
 }
 input(type="imfile" file="${glob}" tag="tj" ruleset="tj" freshStartTail="off" addMetadata="off")
 `;
@@ -48,11 +48,11 @@ input(type="imfile" file="${glob}" tag="tj" ruleset="tj" freshStartTail="off" ad
  * Runs rsyslogd until the topic holds `lines` messages (or `timeoutMs` passes), then stops it with SIGTERM.
  * imfile reads whole physical lines, so a multi-line TJ event becomes several messages: raw shipping, no framing.
  */
-export async function shipWithRsyslog(r: Rsyslog, o: { work: string; glob: string; brokers: string[]; topic: string; lines: number; counter: TopicCounter; timeoutMs?: number }): Promise<ShipFigures> {
+export async function shipWithRsyslog(r: Rsyslog, o: { work: string; glob: string; brokers: string[]; topic: string; lines: number; counter: TopicCounter; timeoutMs?: number; codec?: 'none' | 'lz4' }): Promise<ShipFigures> {
   mkdirSync(o.work, { recursive: true });
   const conf = join(o.work, 'rsyslog.conf');
   const pidFile = join(o.work, 'rsyslogd.pid');
-  writeFileSync(conf, config(r, o.work, o.glob, o.brokers, o.topic));
+  writeFileSync(conf, config(r, o.work, o.glob, o.brokers, o.topic, o.codec ?? 'none'));
   const check = await new Promise<{ code: number | null; err: string }>((resolve) => {
     const c = spawn(r.binary, ['-N1', '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

@@ -1,9 +1,13 @@
 // TJ files → Kafka, perfpipe beside rsyslog on the same files and the same local broker (issue: the agent ships at
 // ≥ 1.0× rsyslog's raw-line rate, in MB of input per second). Whole processes, alternating, medians:
-//   perfpipe  `perfpipe agent` (bin/perfpipe.js: tail + parse + encode rows + produce, acks=all, no compression by
-//             default), timed from its spawn until its /metrics say every byte and every event was acknowledged.
-//   rsyslog   imfile → omkafka (rsyslog-ship.ts), timed from rsyslogd's start until the topic holds every line.
+//   perfpipe  `perfpipe agent` (bin/perfpipe.js: tail + parse + encode rows + produce, acks=all, its default bus
+//             settings: rows messages as LZ4 frames), timed from its spawn until its /metrics say every byte and
+//             every event was acknowledged.
+//   rsyslog   imfile → omkafka (rsyslog-ship.ts), timed from rsyslogd's start until the topic holds every line;
+//             each round twice: as librdkafka defaults (uncompressed, the reference of the ratio) and with
+//             compression.codec=lz4 (the same codec as the agent's, a second ratio).
 // Usage: npx tsx bench/tj-kafka-ship.ts [--size-mb 100] [--rounds 3] [--pipeline 'max_in_flight_per_file: 4']…
+//        [--bus 'compression: none']…
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,10 +42,10 @@ function usage(pid: number): { cpuS: number; peakMiB: number } {
 }
 
 /** One `perfpipe agent` process over the input into its own topic prefix, from spawn to the last acknowledgement. */
-async function shipWithPerfpipe(input: GeneratedTj, brokers: string[], work: string, counter: TopicCounter, name: string, pipeline: string[]): Promise<PerfpipeShip> {
+async function shipWithPerfpipe(input: GeneratedTj, brokers: string[], work: string, counter: TopicCounter, name: string, pipeline: string[], bus: string[]): Promise<PerfpipeShip> {
   const prefix = `bench${name}.`;
   const config = join(work, `agent-${name}.yaml`);
-  writeFileSync(config, ['bus:', '  type: kafka', `  brokers: ["${brokers[0]}"]`, `  topic_prefix: "${prefix}"`, ...(pipeline.length > 0 ? ['pipeline:', ...pipeline.map((l) => `  ${l}`)] : []), ''].join('\n'));
+  writeFileSync(config, ['bus:', '  type: kafka', `  brokers: ["${brokers[0]}"]`, `  topic_prefix: "${prefix}"`, ...bus.map((l) => `  ${l}`), ...(pipeline.length > 0 ? ['pipeline:', ...pipeline.map((l) => `  ${l}`)] : []), ''].join('\n'));
   // Its topics exist before the clock starts, as rsyslog's topic does (and as they do for an agent after its first
   // start): creating seven topics and electing their leaders on a fresh KRaft broker took up to ~0.4 s of a ~3.5 s
   // round, a one-time cost rsyslog's timing never carried.
@@ -68,8 +72,11 @@ async function shipWithPerfpipe(input: GeneratedTj, brokers: string[], work: str
   }
 }
 
-/** `pipeline` lines (e.g. `max_in_flight_per_file: 4`) try the agent's alternatives against the same rsyslog rounds. */
-export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: string[] } = {}): Promise<BenchResult> {
+/**
+ * `pipeline` lines (e.g. `max_in_flight_per_file: 4`) and `bus` lines (e.g. `compression: none`) try the agent's
+ * alternatives against the same rsyslog rounds.
+ */
+export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: string[]; bus?: string[] } = {}): Promise<BenchResult> {
   const input = generateTj({ sizeMb: o.sizeMb ?? 100 });
   const files = input.files.map((f) => join(input.dir, f.path));
   const lines = countLines(files);
@@ -87,8 +94,10 @@ export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: stri
     const ours: PerfpipeShip[] = [];
     const theirs: number[] = [];
     const ratios: number[] = [];
+    const theirsLz4: number[] = [];
+    const ratiosLz4: number[] = [];
     for (let round = 0; round < (o.rounds ?? 3); round++) {
-      const r = await shipWithPerfpipe(input, broker.brokers, work, counter, `r${round}`, o.pipeline ?? []);
+      const r = await shipWithPerfpipe(input, broker.brokers, work, counter, `r${round}`, o.pipeline ?? [], o.bus ?? []);
       ok &&= r.acked === input.bytes && r.events === input.events && r.messages > 0;
       ours.push(r);
       notes.push(`round ${round + 1}: perfpipe agent ${r.acked} of ${input.bytes} bytes and ${r.events} of ${input.events} events acknowledged in ${r.seconds.toFixed(2)} s, `
@@ -102,6 +111,13 @@ export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: stri
       theirs.push(t.seconds);
       ratios.push(t.seconds / r.seconds);
       notes.push(`round ${round + 1}: rsyslog ${found.rsyslog.version} ${t.messages} messages for ${lines} lines in ${t.seconds.toFixed(2)} s${t.timedOut ? ' (timed out)' : ''}, ${t.cpuS.toFixed(1)} CPU s`);
+      const lz4Topic = `bench.rsyslog${round}lz4.tj`;
+      await counter.ensure(lz4Topic, 6);
+      const z = await shipWithRsyslog(found.rsyslog, { work: join(work, `rsyslog${round}lz4`), glob: join(input.dir, '*', '*.log'), brokers: broker.brokers, topic: lz4Topic, lines, counter, codec: 'lz4' });
+      ok &&= !z.timedOut && z.messages === lines;
+      theirsLz4.push(z.seconds);
+      ratiosLz4.push(z.seconds / r.seconds);
+      notes.push(`round ${round + 1}: rsyslog with compression.codec=lz4 ${z.messages} messages in ${z.seconds.toFixed(2)} s${z.timedOut ? ' (timed out)' : ''}, ${z.cpuS.toFixed(1)} CPU s`);
     }
     const seconds = median(ours.map((r) => r.seconds));
     figures.push(
@@ -114,6 +130,8 @@ export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: stri
       figures.push(
         { name: 'rsyslog imfile → omkafka (raw lines, acked), median', value: mb / median(theirs), unit: 'MB/s' },
         { name: 'perfpipe / rsyslog (MB/s of the same input, median of the rounds\' ratios)', value: median(ratios), unit: '×' },
+        { name: 'rsyslog omkafka with compression.codec=lz4, median', value: mb / median(theirsLz4), unit: 'MB/s' },
+        { name: 'perfpipe / rsyslog with lz4 (median of the rounds\' ratios)', value: median(ratiosLz4), unit: '×' },
       );
     }
     notes.push(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
@@ -126,8 +144,8 @@ export async function run(o: { sizeMb?: number; rounds?: number; pipeline?: stri
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rounds: { type: 'string' }, pipeline: { type: 'string', multiple: true } } });
-  const r = await run({ sizeMb: Number(values['size-mb'] ?? 100), rounds: Number(values.rounds ?? 3), pipeline: values.pipeline ?? [] });
+  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rounds: { type: 'string' }, pipeline: { type: 'string', multiple: true }, bus: { type: 'string', multiple: true } } });
+  const r = await run({ sizeMb: Number(values['size-mb'] ?? 100), rounds: Number(values.rounds ?? 3), pipeline: values.pipeline ?? [], bus: values.bus ?? [] });
   console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
   for (const note of r.notes ?? []) console.log(`note: ${note}`);
   if (!r.ok) process.exitCode = 1;

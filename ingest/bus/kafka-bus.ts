@@ -7,7 +7,7 @@ import { BusError } from './bus-error.js';
 import { KafkaBusConfigSchema, type KafkaBusConfig, type KafkaBusConfigInput } from './kafka-config.js';
 import { createKafkaClient, type KafkaLogSink } from './kafka-client.js';
 import { ensureTopics, familyTopic, topicNames } from './kafka-topics.js';
-import { encodeSegment } from './segment-codec.js';
+import { compressRows, encodeSegment } from './segment-codec.js';
 import type { Rejected } from './segment-assembler.js';
 import { runSegmentConsumer } from './segment-consumer.js';
 import { SendQueue, messageBytes } from './send-queue.js';
@@ -44,6 +44,8 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
   /** Consumer crashes since the group was last joined: the next restart's backoff. */
   let crashes = 0;
   let starting: Promise<void> | undefined;
+  /** Settles after the last publish's messages were packed (compression lz4). */
+  let packedInOrder: Promise<unknown> = Promise.resolve();
   let stopping: Promise<void> | undefined;
 
   async function connect(): Promise<void> {
@@ -65,6 +67,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
         await send.sendBatch({
           topicMessages,
           acks: -1,
+          // lz4 packs the rows messages themselves (segment-codec.ts): their sizes are then known before the send.
           compression: config.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None,
         });
       },
@@ -79,7 +82,16 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
       throw new BusError(message, { permanent: true, context: { segment: segment.id } });
     }
     const topic = familyTopic(config.topic_prefix, segment.family);
-    const messages = encodeSegment(segment);
+    const encoded = encodeSegment(segment);
+    let messages = encoded;
+    if (config.compression === 'lz4') {
+      // Frames are made in parallel, but handed to the queue in the order of the publishes: a file's segments
+      // must reach its partition in order, and a small segment packs sooner than a large one published before it.
+      const packed = compressRows(encoded);
+      const turn = packedInOrder.then(() => packed);
+      packedInOrder = turn.catch(() => undefined);
+      messages = await turn;
+    }
     const bytes = messages.reduce((sum, m) => sum + messageBytes(m), 0);
     try {
       await queue.submit({ topic, messages, bytes });

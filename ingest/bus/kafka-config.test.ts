@@ -6,7 +6,7 @@ import { createKafkaClient } from './kafka-client.js';
 test('an empty config gives the documented defaults', (t) => {
   t.deepEqual(KafkaBusConfigSchema.parse({}), {
     brokers: ['127.0.0.1:9092'], client_id: 'perfpipe', topic_prefix: 'perfpipe.', partitions: 6,
-    replication_factor: 1, group_id: 'perfpipe-sink', compression: 'none', ssl: false, max_in_flight: 32,
+    replication_factor: 1, group_id: 'perfpipe-sink', compression: 'lz4', ssl: false, max_in_flight: 32,
     max_batch_bytes: 524288, retry_initial_ms: 500, retry_max_ms: 30000, partitions_consumed_concurrently: 4, session_timeout_ms: 30000,
   });
 });
@@ -24,7 +24,8 @@ test('an IPv6 broker literal is refused with the expected form', (t) => {
   ]);
 });
 
-test('compression is gzip or none', (t) => {
+test('compression is lz4, gzip or none', (t) => {
+  for (const c of ['lz4', 'gzip', 'none']) t.true(KafkaBusConfigSchema.safeParse({ compression: c }).success, c);
   t.false(KafkaBusConfigSchema.safeParse({ compression: 'zstd' }).success);
 });
 

@@ -4,8 +4,12 @@
 // stays in one partition, each message carrying headers that say where it belongs. The sink puts a table's parts
 // back together and inserts the bytes unchanged (docs/write-path.md).
 //
-// Schema 4 is this form. Schemas 2 and 3 carried the parsed events as NDJSON; messages an older agent left in a
+// Schema 4 is this form. Schema 5 is the same with each rows message's value an LZ4 frame (header `codec=lz4`), the
+// bus's default (`compression: lz4`, kafka-config.ts): TJ rows pack ~10×, so kafkajs copies, the broker stores and
+// the sink fetches a tenth of the bytes, and the agent waits on fewer round trips (bench/tj-kafka-ship.ts). A sink
+// of an earlier version refuses schema 5 rather than insert the compressed bytes. Schemas 2 and 3 carried the parsed events as NDJSON; messages an older agent left in a
 // topic still read back, as `legacy` events that the sink maps to rows itself.
+import { compressFrame, decompressFrameSync } from 'lz4-napi';
 import { z } from 'zod';
 import type { Family, Segment, SegmentHead, TableRows } from './bus.js';
 import { type IngestError, IngestErrorSchema } from '../../schemas/ingest-error.js';
@@ -15,6 +19,8 @@ import { FAMILIES } from './kafka-topics.js';
 import type { Origin } from '../../schemas/origin.js';
 
 export const SCHEMA_VERSION = '4';
+/** Rows messages whose value is an LZ4 frame of the rows. */
+export const LZ4_SCHEMA_VERSION = '5';
 
 export interface OutgoingMessage {
   key: string;
@@ -158,13 +164,27 @@ export function encodeSegment(segment: Segment, options: EncodeOptions = {}): Ou
   }));
 }
 
+/**
+ * The rows messages' values as LZ4 frames (schema 5); the other messages unchanged. The frames are made on libuv's
+ * thread pool, so the other core packs one segment while this one parses the next. A frame is at most a few hundred
+ * bytes larger than its rows (incompressible input), which the headroom of MESSAGE_BYTES covers.
+ */
+export async function compressRows(messages: OutgoingMessage[]): Promise<OutgoingMessage[]> {
+  return Promise.all(messages.map(async (m) => (m.headers.record !== 'rows' ? m : {
+    key: m.key,
+    value: await compressFrame(m.value),
+    headers: { ...m.headers, schema: LZ4_SCHEMA_VERSION, codec: 'lz4' },
+  })));
+}
+
 const Count = z.string().regex(/^\d{1,15}$/, { message: 'expected a non-negative integer' }).transform(Number);
 
 const HeadersSchema = z.object({
   kind: z.enum(FAMILIES as [Family, ...Family[]]),
   // Schemas 2 and 3 carried events as NDJSON (3 with origins as bare offsets): still read, so messages an agent
   // of an earlier version left in a topic are delivered after the sinks were upgraded.
-  schema: z.enum(['2', '3', SCHEMA_VERSION]),
+  schema: z.enum(['2', '3', SCHEMA_VERSION, LZ4_SCHEMA_VERSION]),
+  codec: z.literal('lz4').optional(),
   segment: z.string().min(1),
   record: z.enum(['rows', 'events', 'errors', 'empty']),
   seg_start: Count,
@@ -198,8 +218,12 @@ export function decodeMessage(message: IncomingMessage): Decoded {
   const h = parsed.data;
   if (h.index >= h.count) return { ok: false, reason: `header index ${h.index} is not below count ${h.count}` };
   if (h.record === 'empty' && h.count !== 1) return { ok: false, reason: `an empty-segment marker must have count 1, found ${h.count}` };
-  if ((h.record === 'rows') !== (h.schema === SCHEMA_VERSION) && h.record !== 'errors' && h.record !== 'empty') {
+  const rowsSchema = h.schema === SCHEMA_VERSION || h.schema === LZ4_SCHEMA_VERSION;
+  if ((h.record === 'rows') !== rowsSchema && h.record !== 'errors' && h.record !== 'empty') {
     return { ok: false, reason: `a schema ${h.schema} message cannot carry ${h.record} records` };
+  }
+  if ((h.schema === LZ4_SCHEMA_VERSION) !== (h.record === 'rows' && h.codec === 'lz4')) {
+    return { ok: false, reason: `schema ${LZ4_SCHEMA_VERSION} is for rows messages with codec lz4, found ${h.record} records with codec ${h.codec ?? 'none'}` };
   }
   const head: SegmentHead = {
     id: h.segment, family: h.kind, host: h.host, source: h.source, file: h.file, file_key: h.file_key,
@@ -210,7 +234,15 @@ export function decodeMessage(message: IncomingMessage): Decoded {
     if (h.table === undefined || h.layout === undefined || h.rows === undefined) {
       return { ok: false, reason: 'a rows message needs the table, layout and rows headers' };
     }
-    payload = { record: 'rows', rows: { table: h.table, layout: h.layout, rows: h.rows, body: message.value ?? Buffer.alloc(0) } };
+    let body = message.value ?? Buffer.alloc(0);
+    if (h.codec === 'lz4') {
+      try {
+        body = decompressFrameSync(body);
+      } catch (error) {
+        return { ok: false, reason: `a rows message whose value is not an LZ4 frame (${(error as Error).message})` };
+      }
+    }
+    payload = { record: 'rows', rows: { table: h.table, layout: h.layout, rows: h.rows, body } };
   } else {
     payload = decodeLines(head, h.record, message.value);
   }
