@@ -20,10 +20,26 @@ type Outcome = PgLockEpisode['outcome'];
 export interface LockEpisodeBuilder {
   /** Feeds events in stream order; returns the episodes they closed. */
   push(events: readonly PgEvent[]): PgLockEpisode[];
+  /**
+   * Feeds an event that is not a lock wait (kind `lock_wait` with a lock goes to `push`) by the only fields the
+   * builder reads of it: its pid, kind, time and `activityOf` it. The same as `push([event])`, without the event kept.
+   */
+  pushActivity(pid: number, kind: PgEvent['kind'], ts: string | null, activity: string | null): PgLockEpisode[];
   /** End of stream: waits still open are returned with outcome `other` and no end time. */
   finish(): PgLockEpisode[];
   /** File offset of the first wait line of the oldest wait still open; null when none is open. */
   readonly openSince: number | null;
+  /**
+   * What the builder carries from one event to the next (waits open, each pid's last statements, in their order), for
+   * a builder that goes on from here in another thread (`parse pg` over pieces of a file). The maps are live: copy
+   * them (structured clone does) before feeding more events.
+   */
+  state(): LockEpisodeState;
+}
+
+export interface LockEpisodeState {
+  open: Map<number, PgLockEpisode>;
+  rings: Map<number, string[]>;
 }
 
 function shiftIso(ts: string | null, ms: number | null): string | null {
@@ -36,7 +52,7 @@ function shiftIso(ts: string | null, ms: number | null): string | null {
  * What a process was doing, for the ring: its SQL, or for an autovacuum worker (holders have no SQL) the
  * `automatic vacuum of table "db.s.t"` line of its report or of its CONTEXT when it is cancelled (English only).
  */
-function activityOf(ev: PgEvent): string | null {
+export function activityOf(ev: PgEvent): string | null {
   if (ev.statement !== null) return ev.kind === 'auto_explain' ? null : ev.statement;
   if (ev.kind === 'autovacuum' || ev.kind === 'autoanalyze') {
     const nl = ev.message.indexOf('\n');
@@ -47,9 +63,10 @@ function activityOf(ev: PgEvent): string | null {
   return null;
 }
 
-export function createLockEpisodeBuilder(): LockEpisodeBuilder {
-  const open = new Map<number, PgLockEpisode>();
-  const rings = new Map<number, string[]>();
+/** A builder; `from` goes on from another builder's `state()`. */
+export function createLockEpisodeBuilder(from?: LockEpisodeState): LockEpisodeBuilder {
+  const open = from?.open ?? new Map<number, PgLockEpisode>();
+  const rings = from?.rings ?? new Map<number, string[]>();
 
   const remember = (pid: number, statement: string): void => {
     const s = statement.length > MAX_STATEMENT ? statement.slice(0, MAX_STATEMENT) : statement;
@@ -65,10 +82,10 @@ export function createLockEpisodeBuilder(): LockEpisodeBuilder {
     rings.set(pid, ring);
   };
 
-  const close = (ep: PgLockEpisode, outcome: Outcome, ev: PgEvent | null, out: PgLockEpisode[]): void => {
+  const close = (ep: PgLockEpisode, outcome: Outcome, ts: string | null, out: PgLockEpisode[]): void => {
     open.delete(ep.pid);
     ep.outcome = outcome;
-    ep.ts_end = ev?.ts ?? null;
+    ep.ts_end = ts;
     for (const h of ep.holder_pids) ep.holder_statements[String(h)] = [...(rings.get(h) ?? [])];
     out.push(ep);
   };
@@ -95,7 +112,7 @@ export function createLockEpisodeBuilder(): LockEpisodeBuilder {
       if (l.phase === 'not_obtained') return; // NOWAIT: no wait happened
       let cur = ep;
       if (cur !== undefined && cur.object !== l.object) {
-        close(cur, 'other', ev, out); // a new wait means the old one ended unseen
+        close(cur, 'other', ev.ts, out); // a new wait means the old one ended unseen
         cur = undefined;
       }
       cur ??= start(ev, pid);
@@ -106,19 +123,23 @@ export function createLockEpisodeBuilder(): LockEpisodeBuilder {
       cur.statement ??= ev.statement;
       if (l.phase === 'acquired') {
         cur.wait_ms = l.wait_ms;
-        close(cur, 'acquired', ev, out);
+        close(cur, 'acquired', ev.ts, out);
       } else if (l.phase === 'failed') {
-        close(cur, 'other', ev, out);
+        close(cur, 'other', ev.ts, out);
       }
       if (ev.statement !== null) remember(pid, ev.statement);
       return;
     }
-    const activity = activityOf(ev);
+    other(pid, ev.kind, ev.ts, activityOf(ev), out);
+  };
+
+  const other = (pid: number, kind: PgEvent['kind'], ts: string | null, activity: string | null, out: PgLockEpisode[]): void => {
     if (activity !== null) remember(pid, activity);
+    const ep = open.get(pid);
     if (ep === undefined) return;
-    const outcome: Outcome = ev.kind === 'deadlock' ? 'deadlock' : ev.kind === 'lock_timeout' ? 'lock_timeout'
-      : ev.kind === 'statement_timeout' ? 'statement_timeout' : 'other';
-    close(ep, outcome, ev, out);
+    const outcome: Outcome = kind === 'deadlock' ? 'deadlock' : kind === 'lock_timeout' ? 'lock_timeout'
+      : kind === 'statement_timeout' ? 'statement_timeout' : 'other';
+    close(ep, outcome, ts, out);
   };
 
   return {
@@ -127,11 +148,17 @@ export function createLockEpisodeBuilder(): LockEpisodeBuilder {
       for (const ev of events) one(ev, out);
       return out;
     },
+    pushActivity(pid, kind, ts, activity) {
+      const out: PgLockEpisode[] = [];
+      other(pid, kind, ts, activity, out);
+      return out;
+    },
     finish() {
       const out: PgLockEpisode[] = [];
       for (const ep of [...open.values()]) close(ep, 'other', null, out);
       return out;
     },
+    state: () => ({ open, rings }),
     get openSince() {
       let min: number | null = null;
       for (const ep of open.values()) if (min === null || ep.origin.offset < min) min = ep.origin.offset;

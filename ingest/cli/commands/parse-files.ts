@@ -15,7 +15,10 @@ import { NdjsonBuffer } from '../ndjson/ndjson-buffer.js';
 import type { NdjsonEncoder, NdjsonPiece } from '../ndjson/ndjson-encoder.js';
 
 export interface FileParsing {
-  encoder: NdjsonEncoder;
+  /** Fed the file's bytes chunk by chunk, unless `whole` reads the file itself. */
+  encoder?: NdjsonEncoder;
+  /** Reads and parses the whole file on its own (several threads: ndjson/pg-pieces.ts), printing through `print`. */
+  whole?(print: (pieces: NdjsonPiece[]) => Promise<void>): Promise<void>;
   /** Lines written to stderr before an error's JSON, or null to leave the error out (say it once, not per event). */
   note?(error: IngestError): string[] | null;
   /** Said on stderr once the file was read, when something about the whole file is worth saying. */
@@ -80,17 +83,21 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
         if (stderr.pos >= STDERR_FLUSH) await flush(stderr, process.stderr);
       }
     };
-    for (let pos = 0; ;) {
-      // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
-      const buf = Buffer.allocUnsafe(chunkBytes);
-      // Read synchronously: the command has nothing else to do meanwhile, and an awaited read per 64 KiB chunk was a
-      // thread-pool round trip each, 0.19 s of idle in a 3.4 s `parse pg` of 100 MB (node --cpu-prof).
-      const bytesRead = readSync(handle.fd, buf, 0, chunkBytes, pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      await print(encoder.push(bytesRead === chunkBytes ? buf : buf.subarray(0, bytesRead)));
+    if (parsing.whole) {
+      await parsing.whole(print);
+    } else if (encoder) {
+      for (let pos = 0; ;) {
+        // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
+        const buf = Buffer.allocUnsafe(chunkBytes);
+        // Read synchronously: the command has nothing else to do meanwhile, and an awaited read per 64 KiB chunk was
+        // a thread-pool round trip each, 0.19 s of idle in a 3.4 s `parse pg` of 100 MB (node --cpu-prof).
+        const bytesRead = readSync(handle.fd, buf, 0, chunkBytes, pos);
+        if (bytesRead === 0) break;
+        pos += bytesRead;
+        await print(encoder.push(bytesRead === chunkBytes ? buf : buf.subarray(0, bytesRead)));
+      }
+      await print(encoder.finish());
     }
-    await print(encoder.finish());
     const after = parsing.afterFile?.() ?? null;
     if (after !== null) stderr.utf8(`${after}\n`);
     await flush(stderr, process.stderr);
