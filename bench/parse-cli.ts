@@ -5,6 +5,7 @@
 // pg, the median of each round's pgBadger / perfpipe), so a neighbour
 // on a shared machine slows both sides of a ratio alike.
 // Usage: npm run build && node dist/bench/parse-cli.js [--tj-mb 200] [--seed 7] [--pg-mb 100] [--atop-mb 50] [--rounds 3]
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -70,7 +71,11 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
     notes.push(`${what} exited ${r.code}: ${r.stderr.slice(0, 300)}`);
   };
 
-  const times = { ceiling: [] as number[], tj: [] as number[], pg: [] as number[], atop: [] as number[], badger: [] as number[] };
+  const times = { ceiling: [] as number[], tj: [] as number[], pg: [] as number[], atop: [] as number[], badger: [] as number[], badgerJ: [] as number[] };
+  // `parse pg` of a stderr log this large runs on up to four threads (ingest/cli/ndjson/pg-pieces.ts): pgBadger with
+  // as many processes is the second reference, beside its default -j 1 (the bar's).
+  const jobs = Math.min(availableParallelism(), 4);
+  const pgRatiosJ: number[] = [];
   let headers = 0;
   // The invocation of bench/pg-parse.ts: one process (-j 1), JSON report.
   const badgerOut = join(benchWorkDir(), 'pgbadger-parse-cli.json');
@@ -97,6 +102,11 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
         if (b === null || b.code !== 0) { notes.push('pgbadger did not run: no comparison for parse pg'); badgerOk = false; } else {
           times.badger.push(b.s);
           pgRatios.push(b.s / r.s);
+          const j = await timed('pgbadger', ['-q', '-j', String(jobs), '-f', 'stderr', '--prefix', CORPUS_PREFIX, '-o', badgerOut, pg]).catch(() => null);
+          if (j !== null && j.code === 0) {
+            times.badgerJ.push(j.s);
+            pgRatiosJ.push(j.s / r.s);
+          }
         }
       }
     }
@@ -119,6 +129,10 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
     if (times.badger.length > 0) {
       figures.push({ name: 'pgBadger -j 1', value: rate(pg, times.badger), unit: 'MB/s' });
       figures.push({ name: 'parse pg / pgBadger (bar ≥ 10; median of the rounds\' ratios)', value: median(pgRatios), unit: '×' });
+    }
+    if (times.badgerJ.length > 0) {
+      figures.push({ name: `pgBadger -j ${jobs} (as many processes as parse pg's threads)`, value: rate(pg, times.badgerJ), unit: 'MB/s' });
+      figures.push({ name: `parse pg / pgBadger -j ${jobs}`, value: median(pgRatiosJ), unit: '×' });
     }
   }
   if (atop !== null) figures.push({ name: 'parse atop > /dev/null', value: rate(atop, times.atop), unit: 'MB/s' });
