@@ -51,8 +51,9 @@ FROM
 GROUP BY minute, infobase, region, context;
 
 -- Events stored before this migration, once: only while the rollup is still empty, so running the file again
--- (a changed checksum) adds nothing twice.
-INSERT INTO tj_lock_minute
+-- (a changed checksum, or a start after a crash between the statements and their record) adds nothing twice. The
+-- columns are named: 046 adds one, and a start that runs this file again after 046 must still fit.
+INSERT INTO tj_lock_minute (minute, infobase, region, context, waits, wait_us_sum, wait_us_max, wait_events, wait_event_us_sum, timeouts, deadlocks)
 SELECT
     toStartOfMinute(ts) AS minute,
     infobase,

@@ -30,8 +30,8 @@ WHERE event = 'CALL' AND context_first != ''
 GROUP BY minute, infobase, context;
 
 -- Calls stored before this migration, once: only while the rollup is still empty, so running the file again adds
--- nothing twice.
-INSERT INTO tj_call_minute
+-- nothing twice. The columns are named: 046 adds one, and a start that runs this file again after 046 must still fit.
+INSERT INTO tj_call_minute (minute, infobase, context, n, duration_us_sum, buckets_10ms)
 SELECT
     toStartOfMinute(ts_start) AS minute,
     infobase,

@@ -3,37 +3,38 @@
 -- insert) and took 1.67× less disk. The text columns now use the part's default codec: LZ4 when written, ZSTD(3)
 -- once the part is a day old (`recompress_after_days`, a RECOMPRESS TTL counted from ingested_at, so a backfill of
 -- old journals is not recompressed while it is inserted; ingest/store/retention.ts). LZ4 then RECOMPRESS ended 21%
--- smaller than the old codecs after the merge.
+-- smaller than the old codecs after the merge. `CODEC(Default)` is the same as no codec clause (ClickHouse's codec
+-- reference) and, unlike `REMOVE CODEC`, can be applied again: a start after a crash runs this file again.
 ALTER TABLE tj_events
     MODIFY COLUMN ts CODEC(Delta(8), LZ4),
     MODIFY COLUMN ts_start CODEC(Delta(8), LZ4),
     MODIFY COLUMN duration_us CODEC(T64, LZ4),
-    MODIFY COLUMN context REMOVE CODEC,
-    MODIFY COLUMN sql REMOVE CODEC,
-    MODIFY COLUMN prm REMOVE CODEC,
-    MODIFY COLUMN locks REMOVE CODEC,
-    MODIFY COLUMN descr REMOVE CODEC,
-    MODIFY COLUMN props REMOVE CODEC,
-    MODIFY COLUMN file REMOVE CODEC,
-    MODIFY COLUMN file_key REMOVE CODEC,
+    MODIFY COLUMN context CODEC(Default),
+    MODIFY COLUMN sql CODEC(Default),
+    MODIFY COLUMN prm CODEC(Default),
+    MODIFY COLUMN locks CODEC(Default),
+    MODIFY COLUMN descr CODEC(Default),
+    MODIFY COLUMN props CODEC(Default),
+    MODIFY COLUMN file CODEC(Default),
+    MODIFY COLUMN file_key CODEC(Default),
     MODIFY COLUMN file_offset CODEC(Delta(8), LZ4);
 
 ALTER TABLE pg_log
     MODIFY COLUMN ts CODEC(Delta(8), LZ4),
-    MODIFY COLUMN message REMOVE CODEC,
-    MODIFY COLUMN detail REMOVE CODEC,
-    MODIFY COLUMN hint REMOVE CODEC,
-    MODIFY COLUMN context REMOVE CODEC,
-    MODIFY COLUMN statement REMOVE CODEC,
-    MODIFY COLUMN props REMOVE CODEC,
-    MODIFY COLUMN file REMOVE CODEC,
-    MODIFY COLUMN file_key REMOVE CODEC,
+    MODIFY COLUMN message CODEC(Default),
+    MODIFY COLUMN detail CODEC(Default),
+    MODIFY COLUMN hint CODEC(Default),
+    MODIFY COLUMN context CODEC(Default),
+    MODIFY COLUMN statement CODEC(Default),
+    MODIFY COLUMN props CODEC(Default),
+    MODIFY COLUMN file CODEC(Default),
+    MODIFY COLUMN file_key CODEC(Default),
     MODIFY COLUMN file_offset CODEC(Delta(8), LZ4);
 
 ALTER TABLE pg_lock_waits
     MODIFY COLUMN ts_start CODEC(Delta(8), LZ4),
     MODIFY COLUMN ts_end CODEC(Delta(8), LZ4),
-    MODIFY COLUMN statement REMOVE CODEC,
-    MODIFY COLUMN holder_statements REMOVE CODEC,
-    MODIFY COLUMN file REMOVE CODEC,
-    MODIFY COLUMN file_key REMOVE CODEC;
+    MODIFY COLUMN statement CODEC(Default),
+    MODIFY COLUMN holder_statements CODEC(Default),
+    MODIFY COLUMN file CODEC(Default),
+    MODIFY COLUMN file_key CODEC(Default);
