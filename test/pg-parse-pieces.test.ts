@@ -32,7 +32,7 @@ async function inPieces(file: string, prefix: string, bytesPerPiece: number): Pr
   const starts = pieceStarts(file, bytesPerPiece, compilePrefix(prefix));
   const parts: Buffer[] = [];
   const errors: IngestError[] = [];
-  const counted = await parsePgInPieces({ file, fileKey: 'k', host: 'h', prefix, chunkBytes: 64 * 1024 }, readFileSync(file).length, starts, 2, async (pieces) => {
+  const counted = await parsePgInPieces({ parser: { host: 'h', source: 'pg', file, file_key: 'k', prefix }, chunkBytes: 64 * 1024 }, readFileSync(file).length, starts, 2, async (pieces) => {
     for (const p of pieces) { parts.push(Buffer.from(p.ndjson)); errors.push(...p.errors); }
   });
   return { ndjson: Buffer.concat(parts), errors, pieces: starts.length + 1, lines: counted.lines };

@@ -14,21 +14,28 @@ import { identifyFile } from '../../source/fingerprint.js';
 import { NdjsonBuffer } from '../ndjson/ndjson-buffer.js';
 import type { NdjsonEncoder, NdjsonPiece } from '../ndjson/ndjson-encoder.js';
 
-export interface FileParsing {
-  /** Fed the file's bytes chunk by chunk, unless `whole` reads the file itself. */
-  encoder?: NdjsonEncoder;
-  /** Reads and parses the whole file on its own (several threads: ndjson/pg-pieces.ts), printing through `print`. */
-  whole?(print: (pieces: NdjsonPiece[]) => Promise<void>): Promise<void>;
+interface FileParsingCommon {
   /** Lines written to stderr before an error's JSON, or null to leave the error out (say it once, not per event). */
   note?(error: IngestError): string[] | null;
   /** Said on stderr once the file was read, when something about the whole file is worth saying. */
   afterFile?(): string | null;
 }
 
+/**
+ * How one file is parsed: fed to an encoder chunk by chunk, or read by `whole` on its own (several threads:
+ * ndjson/pg-pieces.ts), which prints through `print`.
+ */
+export type FileParsing = FileParsingCommon & (
+  | { encoder: NdjsonEncoder; whole?: never }
+  | { whole(print: (pieces: NdjsonPiece[]) => Promise<void>): Promise<void>; encoder?: never }
+);
+
 /** What `start` knows of the file it makes an encoder for. */
 export interface FileToParse {
   file: string;
   fileKey: string;
+  /** Bytes when it was opened. */
+  size: number;
 }
 
 /**
@@ -68,7 +75,7 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
     const st = await handle.stat();
     const identity = await identifyFile(handle, st.dev, st.ino, true);
     if (!identity) return; // empty (or a BOM only): nothing in it
-    const parsing = start({ file, fileKey: identity.file_key });
+    const parsing = start({ file, fileKey: identity.file_key, size: st.size });
     const { encoder, note } = parsing;
     const stderr = new NdjsonBuffer(STDERR_FLUSH);
     const print = async (pieces: NdjsonPiece[]): Promise<void> => {
@@ -83,9 +90,9 @@ async function parseFile(file: string, start: (file: FileToParse) => FileParsing
         if (stderr.pos >= STDERR_FLUSH) await flush(stderr, process.stderr);
       }
     };
-    if (parsing.whole) {
+    if (encoder === undefined) {
       await parsing.whole(print);
-    } else if (encoder) {
+    } else {
       for (let pos = 0; ;) {
         // A fresh buffer per read: an encoder may keep the bytes of an unfinished record.
         const buf = Buffer.allocUnsafe(chunkBytes);

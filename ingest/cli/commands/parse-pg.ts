@@ -1,7 +1,6 @@
 // `perfpipe parse pg FILE… [--pg-prefix P] [--pg-format F] [--tz ZONE] [--host NAME]`: the entries as NDJSON on
 // stdout, each with the lock-wait episodes it closed (`lock_episodes`, what pg_lock_waits stores), ingest errors
 // as JSON lines on stderr. Exits 0 when the input was read, even with errors found; 2 for unusable arguments/files.
-import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createPgParser, DEFAULT_PREFIX, type PgLogFormat } from '../../../parsers/pg/index.js';
 import type { IncrementalParser } from '../../../parsers/parser.js';
@@ -32,28 +31,28 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
   const { tz } = values;
   const prefix = values['pg-prefix'];
   const perPiece = pieceBytes();
-  return parseFilesToNdjson(files, ({ file, fileKey }) => {
+  return parseFilesToNdjson(files, ({ file, fileKey, size }) => {
     // A log written with another log_line_prefix parses without an error: every line is an orphan line, kept
     // whole. Say so, once, rather than print a file of orphans as if that were the log.
     const afterFile = (counted: { lines: number; entries: number }) => (): string | null => (format === 'stderr' && counted.lines > 0 && counted.entries === 0
       ? `perfpipe: ${file}: none of its ${counted.lines} lines starts with the log_line_prefix '${prefix ?? DEFAULT_PREFIX}'${prefix === undefined ? ' (the default)' : ''}, so each was printed whole as an orphan line; give the server's own with --pg-prefix (psql: SHOW log_line_prefix)`
       : null);
+    const options = {
+      host, source: 'pg', file, file_key: fileKey,
+      ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
+    };
     // A large stderr log is parsed in pieces on every core (ndjson/pg-pieces.ts), with the same output.
-    const size = statSync(file).size;
     const threads = format === 'stderr' ? pieceThreads(size, perPiece) : 0;
     const starts = threads > 0 ? pieceStarts(file, perPiece, compilePrefix(prefix ?? DEFAULT_PREFIX)) : [];
     if (starts.length > 0) {
       const counted = { lines: 0, entries: 0 };
-      const job = { file, fileKey, host, chunkBytes: OBJECT_ENCODER_CHUNK, ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}) };
+      const job = { parser: options, chunkBytes: OBJECT_ENCODER_CHUNK };
       return {
         whole: async (print) => { Object.assign(counted, await parsePgInPieces(job, size, starts, threads, print)); },
         afterFile: afterFile(counted),
       };
     }
-    const parser = countingEntries(createPgParser({
-      host, source: 'pg', file, file_key: fileKey, offset: 0, format,
-      ...(prefix !== undefined ? { prefix } : {}), ...(tz !== undefined ? { tz } : {}),
-    }));
+    const parser = countingEntries(createPgParser({ ...options, offset: 0, format }));
     return { encoder: pgLines(parser, createLockEpisodeBuilder()), afterFile: afterFile(parser) };
   }, OBJECT_ENCODER_CHUNK);
 }

@@ -6,7 +6,7 @@
 // for the next piece. The lines are written while the other thread parses; only the builder pass waits its turn.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPgParser } from '../../../parsers/pg/index.js';
+import { createPgParser, type PgParserOptions } from '../../../parsers/pg/index.js';
 import { activityOf, createLockEpisodeBuilder, type LockEpisodeState } from '../../../parsers/pg/lock-episodes.js';
 import type { IngestError } from '../../../schemas/ingest-error.js';
 import type { PgEvent } from '../../../schemas/pg-event.js';
@@ -15,11 +15,8 @@ import { NdjsonBuffer } from './ndjson-buffer.js';
 import { RecordJsonWriter } from './record-json.js';
 
 export interface PieceJob {
-  file: string;
-  fileKey: string;
-  host: string;
-  prefix?: string;
-  tz?: string;
+  /** The stderr parser's options, as the one-thread path has them; each piece sets its own `offset`. */
+  parser: Omit<PgParserOptions, 'offset' | 'format'>;
   /** Bytes per read (and per parser push), as the single-thread path reads. */
   chunkBytes: number;
 }
@@ -66,10 +63,7 @@ interface Parsed {
 }
 
 function parsePiece(job: PieceJob, fd: number, index: number, start: number, end: number): Parsed {
-  const parser = createPgParser({
-    host: job.host, source: 'pg', file: job.file, file_key: job.fileKey, offset: start, format: 'stderr',
-    ...(job.prefix !== undefined ? { prefix: job.prefix } : {}), ...(job.tz !== undefined ? { tz: job.tz } : {}),
-  });
+  const parser = createPgParser({ ...job.parser, offset: start, format: 'stderr' });
   const writer = new RecordJsonWriter();
   // About 3.7 bytes of NDJSON per byte of log: one buffer for the piece, grown rarely.
   const out = new NdjsonBuffer(Math.max(1 << 20, (end - start) * 4));
@@ -126,7 +120,7 @@ function episodesOf(p: Parsed, state: LockEpisodeState | null): PieceDone {
 if (parentPort !== null) {
   const port = parentPort;
   const job = workerData as PieceJob;
-  const fd = openSync(job.file, 'r');
+  const fd = openSync(job.parser.file, 'r');
   let parsed: Parsed | null = null;
   // The state may come first: the main thread hands this thread its next piece only once its last one was printed.
   let early: { index: number; state: LockEpisodeState | null } | null = null;
