@@ -19,6 +19,16 @@ export interface BinaryInserter {
 /** One statement on the embedded engine, values bound as parameters and settings as settings (never in its text). */
 export type RunStatement = (o: { query: string; query_params: Record<string, string>; clickhouse_settings: Record<string, string | number> }) => Promise<unknown>;
 
+/**
+ * One reading thread (replays form the same blocks, so dedup tokens hold), and no JIT: the engine compiles the
+ * views' expressions with LLVM once they repeat, which in this process costs its code pages and the compiler's
+ * memory for no gain on blocks of a few thousand rows — peak RSS of a 1 GB ingest 514 against 536 MiB, and no
+ * slower (docs/write-path.md §7). A server's inserts keep its own settings.
+ */
+const EMBEDDED_INSERT_SETTINGS = {
+  max_threads: 1, max_insert_threads: 1, compile_expressions: 0, compile_aggregate_expressions: 0, compile_sort_description: 0,
+} as const;
+
 /** Files live in `spoolDir` only while they are inserted. */
 export function createBinaryInserter(spoolDir: string, run: RunStatement): BinaryInserter {
   rmSync(spoolDir, { recursive: true, force: true }); // files a killed process left behind
@@ -36,7 +46,7 @@ export function createBinaryInserter(spoolDir: string, run: RunStatement): Binar
         await run({
           query: `INSERT INTO ${o.table} (${o.columns.join(', ')}) SELECT * FROM file({path:String}, 'RowBinary', {structure:String})`,
           query_params: { path, structure: o.structure },
-          clickhouse_settings: { ...o.settings, max_threads: 1, max_insert_threads: 1 },
+          clickhouse_settings: { ...o.settings, ...EMBEDDED_INSERT_SETTINGS },
         });
       } finally {
         rmSync(path, { force: true });

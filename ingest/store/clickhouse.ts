@@ -75,10 +75,6 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   }
   const dir = resolve(target.data ?? DEFAULT_DATA_DIR, 'clickhouse');
   mkdirSync(dir, { recursive: true });
-  // The engine's allocator (jemalloc inside libchdb) keeps freed pages for seconds by default; given back at once,
-  // peak RSS of a 200 MB ingest fell ~40-50 MiB (docs/write-path.md). Read when the library loads; a MALLOC_CONF
-  // of the user's own is left alone.
-  process.env.MALLOC_CONF ??= 'dirty_decay_ms:0,muzzy_decay_ms:0';
   // chdb is loaded lazily: a server user need not load the 500 MB engine at all.
   const { createChdbConnection } = await import('chdb/connection');
   const connection = await withLockRetry(() => createChdbConnection({ path: dir }), lockWaitMs);
