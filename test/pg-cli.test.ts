@@ -57,11 +57,23 @@ test('ingest --pg stores pg_log and pg_lock_waits once, and a second ingest adds
   const args = ['ingest', '--pg', dir, '--pg-prefix', PREFIX, '--data', data];
   const first = await runCli(args);
   t.is(first.code, 0, first.stderr);
+  t.notRegex(first.stderr, /log_line_prefix/);
   t.regex(first.stdout, /^ingested 3 events and 0 ingest errors from 1 files/);
   const again = await runCli(args);
   t.regex(again.stdout, /^ingested 0 events/);
   const r = await runCli(['sql', "SELECT (SELECT count() FROM pg_log) AS log, outcome, toString(ts_start) AS s, toString(ts_end) AS e, holder_pids FROM pg_lock_waits", '--data', data, '--format', 'csv']);
   t.is(r.stdout, '"log","outcome","s","e","holder_pids"\n3,"lock_timeout","2026-11-30 11:09:45.848","2026-11-30 11:09:46.348","[15932]"\n');
+});
+
+test('ingest --pg under another log_line_prefix warns on stderr that every line went in as an orphan', async (t) => {
+  const dir = join(work, 'log-other-prefix');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'postgresql-2026-11-30_140945.log'), LOG);
+  const r = await runCli(['ingest', '--pg', dir, '--data', join(work, 'data-other-prefix')]); // the default prefix
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^ingested 8 events and 0 ingest errors from 1 files/);
+  t.regex(r.stderr, /none of the first 8 lines starts with the log_line_prefix '%m \[%p\] ': .*SHOW log_line_prefix/);
+  t.is(r.stderr.match(/none of the first/g)?.length, 1, 'said once');
 });
 
 testIf(missingCorpus('pg/generated/postgresql-phase1.log'))('the corpus log parses to its 77 lock waits', async (t) => {

@@ -47,6 +47,10 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics): Source
       m.inc('perfpipe_checkpoint_failures_total', 'Checkpoint journal writes that failed (reading waits and retries)', l);
       checkpointLog((held) => log.error({ path, err: error.message, repeated: held }, 'cannot write checkpoints; reading waits until it can'));
     },
+    prefixMismatch: (path, lines, prefix) => {
+      m.inc('perfpipe_pg_prefix_mismatches_total', 'PostgreSQL logs whose first lines held no entry under the configured log_line_prefix', l);
+      log.warn({ path, lines, prefix }, `none of the first ${lines} lines starts with the log_line_prefix '${prefix}': each is stored whole as an orphan line; give the server's own (psql: SHOW log_line_prefix) with --pg-prefix or the source's prefix`);
+    },
     openFilesLimited: (open, waiting) => {
       m.inc('perfpipe_open_files_limited_total', 'Scans that left files unopened because max_open_files was reached', l);
       m.set('perfpipe_files_waiting', 'Files left unopened on the last scan limited by max_open_files', l, waiting);

@@ -17,6 +17,8 @@ export interface SourceEvents {
   recordDropped(path: string, kind: LimitKind, offset: number, length: number): void;
   /** The checkpoint journal could not be written (a full disk): reading of the file waits and retries. */
   checkpointFailed(path: string, error: Error): void;
+  /** The first `lines` lines of a PostgreSQL stderr log held no entry under the configured log_line_prefix. */
+  prefixMismatch(path: string, lines: number, prefix: string): void;
   /** `max_open_files` is reached: `waiting` files were left unopened on this scan. */
   openFilesLimited(open: number, waiting: number): void;
 }
@@ -26,5 +28,5 @@ const noop = (): void => {};
 export const silentSourceEvents: SourceEvents = {
   fileAdded: noop, fileRotated: noop, fileTruncated: noop, fileDeleted: noop, fileFinished: noop,
   bytesRead: noop, segmentPublished: noop, publishFailed: noop, readFailed: noop, replayed: noop,
-  recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop,
+  recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop, prefixMismatch: noop,
 };

@@ -7,7 +7,7 @@ import { pgSourceParts } from './pg-source.js';
 export function createSource(s: PgSourceConfig, ctx: SourceContext): FileSource {
   return createFileSource({
     source: s.type, family: 'pg', host: ctx.host, checkpointDir: ctx.checkpointDir, publish: ctx.publish, events: ctx.events, mode: ctx.mode,
-    ...pgSourceParts({ ...s, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
+    ...pgSourceParts({ ...s, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host, (path, lines) => ctx.events.prefixMismatch(path, lines, s.prefix)),
     ...ctx.read,
   });
 }

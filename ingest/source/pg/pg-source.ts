@@ -6,6 +6,7 @@ import { compilePrefix } from '../../../parsers/pg/prefix.js';
 import type { FileSourceOptions } from '../file-source.js';
 import { createEntryBoundaryParser, filePeeker } from './pg-entry-boundary.js';
 import { listPgLogFiles, type PgFileFormat } from './pg-log-files.js';
+import { watchPrefix } from './prefix-watch.js';
 
 export interface PgSourceSettings {
   location: string;
@@ -17,7 +18,10 @@ export interface PgSourceSettings {
   idle_finish_ms: number;
 }
 
-export function pgSourceParts(s: PgSourceSettings, host: string): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'> {
+/**
+ * `prefixMismatch` hears of a stderr file whose first lines held no entry under `s.prefix` (prefix-watch.ts).
+ */
+export function pgSourceParts(s: PgSourceSettings, host: string, prefixMismatch: (path: string, lines: number) => void = () => {}): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'> {
   const matcher = compilePrefix(s.prefix);
   return {
     discover: () => listPgLogFiles(s.location, s.filename, s.format),
@@ -29,7 +33,7 @@ export function pgSourceParts(s: PgSourceSettings, host: string): Pick<FileSourc
       });
       // csvlog/jsonlog records end at their own line break; only stderr entries need the next line to end.
       const parser = s.format === 'stderr'
-        ? createEntryBoundaryParser(make, offset, matcher, filePeeker(path, identity.dev, identity.ino))
+        ? watchPrefix(createEntryBoundaryParser(make, offset, matcher, filePeeker(path, identity.dev, identity.ino)), (lines) => prefixMismatch(path, lines))
         : make(offset);
       return createPgEpisodeStream(parser);
     },
