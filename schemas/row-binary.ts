@@ -11,8 +11,8 @@ export class RowBinaryWriter {
   pos = 0;
   /** What the last segment needed: what the next buffer is sized for. */
   private largest: number;
-  /** Buffers handed out before and given back (recycle). */
-  private readonly spares: Buffer[] = [];
+  /** A buffer handed out before and given back (recycle), for the next segment. */
+  private spare: Buffer | null = null;
 
   constructor(private readonly initial = 64 * 1024) {
     // `initial` is also what the buffer shrinks back to once segments are small again (finish).
@@ -139,9 +139,9 @@ export class RowBinaryWriter {
     // (segments of a file differ by a few per cent): requiring the full `wanted` made a fresh buffer beside the
     // spare on most segments, and four RowBinary buffers were alive instead of two (45 against 27 MiB of
     // ArrayBuffers in a 1 GB ingest, docs/write-path.md §7). Spares too small or too large are let go.
-    const spare = this.spares.pop();
-    this.spares.length = 0;
-    this.buf = spare !== undefined && spare.length >= this.largest && spare.length <= 2 * wanted ? spare : Buffer.allocUnsafe(wanted);
+    const spare = this.spare;
+    this.spare = null;
+    this.buf = spare !== null && spare.length >= this.largest && spare.length <= 2 * wanted ? spare : Buffer.allocUnsafe(wanted);
     this.pos = 0;
     return out;
   }
@@ -152,8 +152,8 @@ export class RowBinaryWriter {
    * which left the process's malloc heap fragmented (peak RSS of a 1 GB ingest ~60 MiB higher, docs/write-path.md).
    */
   recycle(body: Buffer): void {
-    if (body.byteOffset !== 0 || body.buffer.byteLength < this.initial || this.spares.length >= 1) return;
-    this.spares.push(Buffer.from(body.buffer, 0, body.buffer.byteLength));
+    if (body.byteOffset !== 0 || body.buffer.byteLength < this.initial || this.spare !== null) return;
+    this.spare = Buffer.from(body.buffer, 0, body.buffer.byteLength);
   }
 }
 

@@ -3,8 +3,6 @@
 // as JSON lines on stderr. Exits 0 when the input was read, even with errors found; 2 for unusable arguments/files.
 import { hostname } from 'node:os';
 import { createPgParser, DEFAULT_PREFIX, type PgLogFormat } from '../../../parsers/pg/index.js';
-import type { IncrementalParser } from '../../../parsers/parser.js';
-import type { PgEvent } from '../../../schemas/pg-event.js';
 import { createLockEpisodeBuilder } from '../../../parsers/pg/lock-episodes.js';
 import { compilePrefix } from '../../../parsers/pg/prefix.js';
 import { isValidTimeZone } from '../../../parsers/tj/index.js';
@@ -12,6 +10,7 @@ import { ConfigError } from '../../errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { pgLines } from '../ndjson/pg-lines.js';
 import { parsePgInPieces, pieceBytes, pieceStarts, pieceThreads } from '../ndjson/pg-pieces.js';
+import { countingEntries } from '../../source/pg/prefix-watch.js';
 import { OBJECT_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 export const PARSE_PG_USAGE = "perfpipe parse pg FILE… [--pg-prefix '%m [%p] '] [--pg-format stderr|csvlog|jsonlog] [--tz ZONE] [--host NAME]";
@@ -55,24 +54,4 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
     const parser = countingEntries(createPgParser({ ...options, offset: 0, format }));
     return { encoder: pgLines(parser, createLockEpisodeBuilder()), afterFile: afterFile(parser) };
   }, OBJECT_ENCODER_CHUNK);
-}
-
-/** The parser, counting what it hands out: entries that began with the prefix, and orphan lines. */
-function countingEntries(parser: IncrementalParser<PgEvent>): IncrementalParser<PgEvent> & { entries: number; lines: number } {
-  const count = <T extends { events: PgEvent[] }>(out: T): T => {
-    for (const e of out.events) {
-      counted.lines++;
-      if (e.severity !== null) counted.entries++;
-    }
-    return out;
-  };
-  const counted = {
-    entries: 0,
-    lines: 0,
-    push: (chunk: Buffer) => count(parser.push(chunk)),
-    finish: () => count(parser.finish()),
-    get settled() { return parser.settled; },
-    ...(parser.copiesInput !== undefined ? { copiesInput: parser.copiesInput } : {}),
-  };
-  return counted;
 }

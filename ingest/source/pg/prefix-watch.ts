@@ -7,29 +7,43 @@ import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js'
  * pg_ctl's own lines are orphans too, but an entry comes within them). */
 export const PREFIX_CHECK_LINES = 200;
 
+export type CountingParser<E> = IncrementalParser<E> & { lines: number; entries: number };
+
 /**
- * Hands `inner`'s output on unchanged and calls `mismatch` once: when PREFIX_CHECK_LINES lines came out and none
- * began with the prefix (severity null = an orphan line), or when the file ended with lines and no entry.
+ * `inner`, counting what it hands out: `lines` events in all, `entries` of them begun with the prefix (an orphan
+ * line has severity null). `whenCounted` runs after each push and the finish, with `ended` true for the finish.
  */
-export function watchPrefix<E extends { severity: unknown }>(inner: IncrementalParser<E>, mismatch: (lines: number) => void): IncrementalParser<E> {
-  let lines = 0;
-  let decided = false;
-  const look = (out: ParseOutput<E>, ended: boolean): ParseOutput<E> => {
-    if (decided) return out;
+export function countingEntries<E extends { severity: unknown }>(
+  inner: IncrementalParser<E>, whenCounted: (counted: CountingParser<E>, ended: boolean) => void = () => {},
+): CountingParser<E> {
+  const count = (out: ParseOutput<E>, ended: boolean): ParseOutput<E> => {
     for (const e of out.events) {
-      if (e.severity !== null) { decided = true; return out; }
-      lines++;
+      counted.lines++;
+      if (e.severity !== null) counted.entries++;
     }
-    if (lines >= PREFIX_CHECK_LINES || (ended && lines > 0)) {
-      decided = true;
-      mismatch(lines);
-    }
+    whenCounted(counted, ended);
     return out;
   };
-  return {
-    push: (chunk) => look(inner.push(chunk), false),
-    finish: () => look(inner.finish(), true),
+  const counted: CountingParser<E> = {
+    lines: 0,
+    entries: 0,
+    push: (chunk) => count(inner.push(chunk), false),
+    finish: () => count(inner.finish(), true),
     get settled() { return inner.settled; },
     ...(inner.copiesInput !== undefined ? { copiesInput: inner.copiesInput } : {}),
   };
+  return counted;
+}
+
+/**
+ * Hands `inner`'s output on unchanged and calls `mismatch` once: when PREFIX_CHECK_LINES lines came out and none
+ * began with the prefix, or when the file ended with lines and no entry.
+ */
+export function watchPrefix<E extends { severity: unknown }>(inner: IncrementalParser<E>, mismatch: (lines: number) => void): IncrementalParser<E> {
+  let said = false;
+  return countingEntries(inner, ({ lines, entries }, ended) => {
+    if (said || entries > 0 || lines === 0 || (lines < PREFIX_CHECK_LINES && !ended)) return;
+    said = true;
+    mismatch(lines);
+  });
 }
