@@ -40,7 +40,11 @@ const waiting = (app: string, ms = 0): string => `EXISTS (SELECT 1 FROM pg_stat_
  */
 async function scenario(c: PgCluster): Promise<void> {
   const s = (app: string, ...cmds: string[]): Promise<string> => c.psql(cmds, { PGAPPNAME: app });
-  const gaveUp = (victim: string): string[] => [until(waiting(victim)), until(`NOT ${waiting(victim)}`)];
+  // Gave up = waited, then no longer runs a statement. Not "no longer waiting": a backend clears its wait event
+  // between turns of its lock-wait loop (deadlock check, the "still waiting" log line), and a loaded CI run once saw
+  // that gap, so the holder committed early and the victim acquired the lock instead of timing out.
+  const running = (app: string): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' AND state = 'active')`;
+  const gaveUp = (victim: string): string[] => [until(waiting(victim)), until(`NOT ${running(victim)}`)];
   await Promise.all([
     s('chainA', 'BEGIN', 'UPDATE t SET v = v + 1 WHERE id = 1', until(`${waiting('chainB', 300)} AND ${waiting('chainC', 200)}`), 'COMMIT'),
     s('chainB', until(holds('chainA')), 'UPDATE t SET v = v + 1 WHERE id = 1'),
