@@ -27,6 +27,9 @@ export type RunStatement = (o: { query: string; query_params: Record<string, str
  */
 const EMBEDDED_INSERT_SETTINGS = {
   max_threads: 1, max_insert_threads: 1, compile_expressions: 0, compile_aggregate_expressions: 0, compile_sort_description: 0,
+  // The embedded engine is clickhouse-local, which maps the files file() reads: the segment's 13 MiB sat in this
+  // process's RSS while it was inserted. Read into the engine's buffer instead (docs/write-path.md §7).
+  storage_file_read_method: 'pread',
 } as const;
 
 /** Files live in `spoolDir` only while they are inserted. */

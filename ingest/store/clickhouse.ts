@@ -10,6 +10,7 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 import { sleep } from '../retry/sleep.js';
+import { lockHolder } from './data-dir-lock.js';
 
 export interface StoreTarget {
   /** Embedded engine data lives in `<data>/clickhouse`. */
@@ -50,6 +51,23 @@ export const DEFAULT_DATA_DIR = 'perfpipe-data';
 /** Settings whose defaults differ between a server and the embedded engine: pinned so both answer alike. */
 const SHARED_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
 
+/**
+ * Server settings of the embedded engine. Its global thread pool keeps up to 1,000 idle threads, and it removes
+ * outdated parts with up to 128 of them: in a 10 GB TJ ingest the first batch of parts removed after merges left
+ * 126 idle threads beside the ~33 at work, each holding its stack and its allocator's thread cache, ~30 MiB in
+ * all for the rest of the run (docs/write-path.md §7). Eight removers are more than two cores' disk can keep busy;
+ * sixteen idle threads serve the queries' own pools (`max_threads` is the core count).
+ */
+export const EMBEDDED_ENGINE_ARGS = ['--max_parts_cleaning_thread_pool_size=8', '--max_thread_pool_free_size=16'] as const;
+
+/**
+ * Options of the engine's jemalloc (linked into libchdb under the `je_` prefix, so it reads `JE_MALLOC_CONF`).
+ * Built with one arena per CPU; one arena for all its threads keeps the pages one thread frees for the next
+ * thread's allocations instead of beside another arena's: a 10 GB TJ ingest peaks at ~476 instead of ~517 MiB for
+ * ~6 % more CPU (docs/write-path.md §7).
+ */
+export const EMBEDDED_ENGINE_MALLOC_CONF = 'percpu_arena:disabled,narenas:1';
+
 export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = process.env, lockWaitMs = 10_000): Promise<Store> {
   if (target.clickhouse) {
     const url = new URL(target.clickhouse);
@@ -82,10 +100,30 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   // collections; at 20 % it stays at ~30 MiB (1 GB TJ ingest: peak RSS 479-501 -> 461-467 MiB, docs/write-path.md
   // §7). Only here: `parse` and the agent have no engine beside them and keep V8's pace.
   setFlagsFromString('--heap-growing-percent=20');
-  // chdb is loaded lazily: a server user need not load the 500 MB engine at all.
-  const { createChdbConnection } = await import('chdb/connection');
-  const connection = await withLockRetry(() => createChdbConnection({ path: dir }), lockWaitMs);
-  const client = createClient({ connection, clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
+  // chdb is loaded lazily: a server user need not load the 500 MB engine at all. Its allocator reads its options
+  // when the library loads: ours go first, so a JE_MALLOC_CONF the user set still has the last word.
+  const userMallocConf = process.env.JE_MALLOC_CONF;
+  process.env.JE_MALLOC_CONF = [EMBEDDED_ENGINE_MALLOC_CONF, userMallocConf].filter(Boolean).join(',');
+  let engine: InstanceType<typeof import('chdb').Session>;
+  let createChdbConnection: typeof import('chdb/connection').createChdbConnection;
+  try {
+    const { Session } = await import('chdb');
+    ({ createChdbConnection } = await import('chdb/connection'));
+    // The engine's server configuration is given when it starts, by the first session on the directory; the
+    // client's connection below joins that same engine. The session lives as long as the store.
+    engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: EMBEDDED_ENGINE_ARGS }), lockWaitMs);
+  } finally {
+    // Not passed on to the processes this one starts (psql, pgBadger, atop).
+    if (userMallocConf === undefined) delete process.env.JE_MALLOC_CONF;
+    else process.env.JE_MALLOC_CONF = userMallocConf;
+  }
+  let client: ClickHouseClient;
+  try {
+    client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
   const binary = createBinaryInserter(join(dir, '..', 'insert-spool'), (statement) => client.command(statement));
   // The client's errors already carry ClickHouse's code, as a server's do: the sink tells bad data from a transient
   // failure alike for both shapes.
@@ -94,26 +132,35 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   const close = async (): Promise<void> => {
     binary.close();
     await client.close();
+    engine.close();
   };
   return { client, kind: 'embedded', where: join(dir), insertFormatted, close };
 }
 
 /**
  * The embedded engine locks its data directory (one process at a time). A short-lived `perfpipe sql`
- * may hold it for a moment: wait a bounded time, then say who to look for.
+ * may hold it for a moment: wait a bounded time, then say which process to look for. A held lock is seen in the
+ * kernel's table before the engine is asked, which would print its refusal on stderr at every try.
  */
-async function withLockRetry<T>(open: () => T, waitMs: number): Promise<T> {
+async function withLockRetry<T>(dir: string, open: () => T, waitMs: number): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    try {
-      return open();
-    } catch (error) {
-      const locked = /Cannot lock file|already running/i.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message));
-      if (!locked) throw error;
-      if (Date.now() > deadline) {
-        throw new SinkError('the embedded ClickHouse data directory is in use by another process (a perfpipe run, ingest or sql); stop it or use its daemon through perfpipe sql', 'all', { cause: error, permanent: true });
+    let holder = lockHolder(dir);
+    let error: unknown;
+    if (!holder) {
+      try {
+        return open();
+      } catch (e) {
+        const said = String((e as Error)?.message) + String((e as { cause?: Error })?.cause?.message);
+        holder = lockHolder(dir);
+        if (!holder && !/Cannot lock file|already running/i.test(said)) throw e;
+        error = e;
       }
-      await sleep(200);
     }
+    if (Date.now() > deadline) {
+      const who = holder ? ` by process ${holder.pid}${holder.command ? ` (${holder.command})` : ''}` : ' by another process';
+      throw new SinkError(`the embedded ClickHouse data directory ${dir} is in use${who}: a perfpipe run, ingest or sql; stop it or use its daemon through perfpipe sql`, 'all', { cause: error, permanent: true });
+    }
+    await sleep(200);
   }
 }
