@@ -63,8 +63,8 @@ export const EMBEDDED_ENGINE_ARGS = ['--max_parts_cleaning_thread_pool_size=8', 
 /**
  * Options of the engine's jemalloc (linked into libchdb under the `je_` prefix, so it reads `JE_MALLOC_CONF`).
  * Built with one arena per CPU; one arena for all its threads keeps the pages one thread frees for the next
- * thread's allocations instead of beside another arena's: a 10 GB TJ ingest peaks at ~476 instead of ~517 MiB for
- * ~6 % more CPU (docs/write-path.md §7).
+ * thread's allocations instead of beside another arena's: a 10 GB TJ ingest peaks at 476-478 instead of 517-518 MiB,
+ * CPU time within this machine's noise (docs/write-path.md §7).
  */
 export const EMBEDDED_ENGINE_MALLOC_CONF = 'percpu_arena:disabled,narenas:1';
 
