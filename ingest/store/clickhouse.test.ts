@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED_ENGINE_ARGS, EMBEDDED_ENGINE_MALLOC_CONF, openStore } from './clickhouse.js';
-import { spawnCli } from '../../test/support/cli.js';
+import { startDaemon } from '../../test/support/daemon.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-store-'));
 test.after.always(() => rmSync(work, { recursive: true, force: true }));
@@ -36,21 +36,11 @@ test.serial('the engine starts with its thread pools bounded, and closing it fre
 test.serial('a directory another process holds is refused after the wait, saying what holds it', async (t) => {
   const data = join(work, 'held');
   const tj = join(work, 'tj');
-  // Info level: "perfpipe is running" is logged once its store is open, and so locked.
-  const daemon = spawnCli(['run', '--tj', tj, '--tz', 'UTC', '--data', data, '--listen', '127.0.0.1:0'], { PERFPIPE_LOG_LEVEL: 'info' });
-  let log = '';
-  daemon.stderr?.on('data', (d: Buffer) => { log += d.toString(); });
-  daemon.stdout?.on('data', (d: Buffer) => { log += d.toString(); });
+  const daemon = await startDaemon(['run', '--tj', tj, '--tz', 'UTC', '--data', data]);
   try {
-    const deadline = Date.now() + 60_000;
-    while (!log.includes('perfpipe is running')) {
-      if (daemon.exitCode !== null) return t.fail(`perfpipe run exited with ${daemon.exitCode}: ${log}`);
-      if (Date.now() > deadline) return t.fail(`perfpipe run did not start: ${log}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await t.throwsAsync(openStore({ data }, process.env, 300), { message: new RegExp(`data directory \\S*held\\S* is in use by process ${daemon.pid} \\(.* run --tj ${tj} `) });
+    await t.throwsAsync(openStore({ data }, process.env, 300), { message: new RegExp(`data directory \\S*held\\S* is in use by process ${daemon.child.pid} \\(.* run --tj ${tj} `) });
   } finally {
-    daemon.kill('SIGKILL');
+    await daemon.stop('SIGKILL');
   }
 });
 

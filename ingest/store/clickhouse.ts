@@ -100,23 +100,10 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   // collections; at 20 % it stays at ~30 MiB (1 GB TJ ingest: peak RSS 479-501 -> 461-467 MiB, docs/write-path.md
   // §7). Only here: `parse` and the agent have no engine beside them and keep V8's pace.
   setFlagsFromString('--heap-growing-percent=20');
-  // chdb is loaded lazily: a server user need not load the 500 MB engine at all. Its allocator reads its options
-  // when the library loads: ours go first, so a JE_MALLOC_CONF the user set still has the last word.
-  const userMallocConf = process.env.JE_MALLOC_CONF;
-  process.env.JE_MALLOC_CONF = [EMBEDDED_ENGINE_MALLOC_CONF, userMallocConf].filter(Boolean).join(',');
-  let engine: InstanceType<typeof import('chdb').Session>;
-  let createChdbConnection: typeof import('chdb/connection').createChdbConnection;
-  try {
-    const { Session } = await import('chdb');
-    ({ createChdbConnection } = await import('chdb/connection'));
-    // The engine's server configuration is given when it starts, by the first session on the directory; the
-    // client's connection below joins that same engine. The session lives as long as the store.
-    engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: EMBEDDED_ENGINE_ARGS }), lockWaitMs);
-  } finally {
-    // Not passed on to the processes this one starts (psql, pgBadger, atop).
-    if (userMallocConf === undefined) delete process.env.JE_MALLOC_CONF;
-    else process.env.JE_MALLOC_CONF = userMallocConf;
-  }
+  const { Session, createChdbConnection } = await loadChdb();
+  // The engine's server configuration is given when it starts, by the first session on the directory; the client's
+  // connection below joins that same engine. The session lives as long as the store.
+  const engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: EMBEDDED_ENGINE_ARGS }), lockWaitMs);
   let client: ClickHouseClient;
   try {
     client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
@@ -135,6 +122,23 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
     engine.close();
   };
   return { client, kind: 'embedded', where: join(dir), insertFormatted, close };
+}
+
+/**
+ * chdb, loaded lazily: a server user need not load the 500 MB engine at all. Its allocator reads its options when
+ * the library loads (chdb loads its addon on import): ours go first, so a JE_MALLOC_CONF the user set still has the
+ * last word, and the variable is restored at once, not passed on to the processes this one starts (psql, pgBadger).
+ */
+async function loadChdb(): Promise<Pick<typeof import('chdb'), 'Session'> & Pick<typeof import('chdb/connection'), 'createChdbConnection'>> {
+  const userMallocConf = process.env.JE_MALLOC_CONF;
+  process.env.JE_MALLOC_CONF = [EMBEDDED_ENGINE_MALLOC_CONF, userMallocConf].filter(Boolean).join(',');
+  try {
+    const [{ Session }, { createChdbConnection }] = await Promise.all([import('chdb'), import('chdb/connection')]);
+    return { Session, createChdbConnection };
+  } finally {
+    if (userMallocConf === undefined) delete process.env.JE_MALLOC_CONF;
+    else process.env.JE_MALLOC_CONF = userMallocConf;
+  }
 }
 
 /**
