@@ -1,6 +1,7 @@
 // The 1C side of a PostgreSQL backend: TJ DB events (DBPOSTGRS…) carry `dbpid` = the backend pid of the
 // connection the 1C server process used, so the latest such event says which 1C user, context, infobase
 // and connection a PostgreSQL waiter or lock holder belongs to (docs/tj-format.md §4, DB events).
+import { LRUCache } from 'lru-cache';
 import { ConnectionIndex } from './connection-index.js';
 
 export interface OneCFacts {
@@ -21,16 +22,17 @@ export interface OneCFacts {
  * Keyed by the pid alone: a TJ line does not say which PostgreSQL server its connection went to, so two
  * database servers reusing one pid number would share an entry (the latest wins). 1C keeps its database
  * connections open for long, so a pid maps to one connection for hours; a reused pid is overwritten by
- * its next DB event. LRU over a Map, bounded like the connection index.
+ * its next DB event. Bounded like the connection index, by lru-cache for the same reason (connection-index.ts).
  */
 export class DbpidIndex {
-  readonly #map = new Map<string, OneCFacts>();
-  constructor(readonly maxEntries: number) {}
+  readonly #map: LRUCache<string, OneCFacts>;
+  constructor(readonly maxEntries: number) {
+    this.#map = new LRUCache({ max: maxEntries });
+  }
 
   /** Records an event; values it does not carry (undefined) keep their last known value for this pid. */
   update(dbpid: string, facts: OneCFacts): void {
     const prev = this.#map.get(dbpid);
-    if (prev) this.#map.delete(dbpid);
     const next: OneCFacts = prev && prev.connect_id === facts.connect_id && prev.host === facts.host
       ? {
         ...facts, user: facts.user ?? prev.user, context: facts.context ?? prev.context,
@@ -38,7 +40,6 @@ export class DbpidIndex {
       }
       : facts;
     this.#map.set(dbpid, next);
-    if (this.#map.size > this.maxEntries) this.#map.delete(this.#map.keys().next().value!);
   }
 
   /**
@@ -47,7 +48,7 @@ export class DbpidIndex {
    */
   lookup(pid: number | null, connections: ConnectionIndex): OneCFacts | undefined {
     if (pid === null) return undefined;
-    const f = this.#map.get(String(pid));
+    const f = this.#map.peek(String(pid));
     if (!f || f.connect_id === undefined || (f.user !== undefined && f.context !== undefined)) return f;
     const c = connections.get(ConnectionIndex.key(f.host, f.infobase ?? '', f.connect_id));
     return c ? { ...f, user: f.user ?? c.user, context: f.context ?? c.context } : f;

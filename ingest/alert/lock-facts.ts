@@ -2,6 +2,7 @@
 // EXCP) and feeds the connection index and the dbpid index (for PostgreSQL alerts). Runs for every event of every
 // tj segment, on the typed columns its row carries (segment-facts.ts), and does nothing else for events no rule
 // cares about.
+import { LRUCache } from 'lru-cache';
 import type { TjFacts } from './segment-facts.js';
 import type { AlertConfig } from './config.js';
 import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
@@ -70,12 +71,14 @@ export function describeConnection(id: string, f: ConnectionFacts | undefined): 
 export class LockFacts {
   readonly index: ConnectionIndex;
   readonly dbpids: DbpidIndex;
-  readonly #buckets = new Map<string, { minute: string; count: number }>();
+  /** Per (host, infobase, lock space): the least recently waited-on space is forgotten first (connection-index.ts). */
+  readonly #buckets: LRUCache<string, { minute: string; count: number }>;
   readonly #patterns: string[];
 
   constructor(private readonly config: AlertConfig) {
     this.index = new ConnectionIndex(config.index_max_entries);
     this.dbpids = new DbpidIndex(config.index_max_entries);
+    this.#buckets = new LRUCache({ max: config.index_max_entries });
     this.#patterns = config.rules.lock_exception.patterns.map((s) => s.toLowerCase());
   }
 
@@ -161,7 +164,6 @@ export class LockFacts {
       const k = `${host}\u0000${infobase}\u0000${space}`;
       let b = this.#buckets.get(k);
       if (!b) {
-        if (this.#buckets.size >= this.config.index_max_entries) this.#buckets.delete(this.#buckets.keys().next().value!);
         b = { minute, count: 0 };
         this.#buckets.set(k, b);
       } else if (minute > b.minute) {

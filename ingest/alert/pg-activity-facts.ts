@@ -4,6 +4,7 @@
 // A statement is (host, server, pid, query_start); one that is no longer blocked in a sample of its server is
 // forgotten, so its next wait counts afresh. The measure is first-seen to latest sample: a lower bound of the wait,
 // late by up to one interval.
+import { LRUCache } from 'lru-cache';
 import type { AlertConfig } from './config.js';
 import type { ConnectionIndex } from './connection-index.js';
 import { type DbpidIndex, describeOneC } from './dbpid-index.js';
@@ -11,7 +12,7 @@ import { ALERT_NAMES, type Finding } from './lock-facts.js';
 import type { PgActivityFactsBackend } from './segment-facts.js';
 
 const MAX_SQL = 500;
-/** Blocked statements tracked at once; the oldest is dropped beyond it. */
+/** Blocked statements tracked at once; the least recently seen is dropped beyond it (lru-cache: connection-index.ts). */
 const MAX_TRACKED = 10_000;
 
 const sql = (s: string): string => (s.length > MAX_SQL ? `${s.slice(0, MAX_SQL)}…` : s);
@@ -20,7 +21,7 @@ interface Tracked { since: number; alerted: boolean }
 
 export class PgActivityFacts {
   /** key → when first seen blocked (ms) and whether it fired; per server, the keys of its last sample. */
-  readonly #blocked = new Map<string, Tracked>();
+  readonly #blocked = new LRUCache<string, Tracked>({ max: MAX_TRACKED });
   readonly #lastKeys = new Map<string, Set<string>>();
   constructor(private readonly config: AlertConfig, private readonly dbpids: DbpidIndex, private readonly connections: ConnectionIndex) {}
 
@@ -41,7 +42,6 @@ export class PgActivityFacts {
       if (t === undefined) {
         t = { since: at, alerted: false };
         this.#blocked.set(key, t);
-        if (this.#blocked.size > MAX_TRACKED) this.#blocked.delete(this.#blocked.keys().next().value!);
       }
       if (t.alerted || at - t.since < rule.threshold_ms) continue;
       t.alerted = true;
