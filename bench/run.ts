@@ -11,6 +11,7 @@ import { run as runTjIngest } from './tj-ingest.js';
 import { run as runTjEngineCeiling } from './tj-engine-ceiling.js';
 import { run as runAlertLatency } from './alert-latency.js';
 import { run as runKafkaE2e } from './kafka-e2e.js';
+import { run as runRunVisibility } from './run-visibility.js';
 import { run as runTjKafkaShip } from './tj-kafka-ship.js';
 import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
@@ -40,6 +41,8 @@ const BENCHES: Bench[] = [
   { name: 'alert-latency', run: () => runAlertLatency({ count: 40 }) },
   // agent → Kafka → sink against `perfpipe ingest` on the same tree, and visibility latency at 10k events/s.
   { name: 'kafka-e2e', run: () => runKafkaE2e({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
+  // The same visibility load on the embedded default, `perfpipe run` (issue #14: under 1 s at p99 both ways).
+  { name: 'run-visibility', run: () => runRunVisibility({ sizeMb: 50, rate: 10_000, seconds: 20 }) },
   // Issue #14's bar: `perfpipe agent` TJ file → Kafka (parsing included) at ≥ 1.0× rsyslog imfile → omkafka.
   { name: 'tj-kafka-ship', run: () => runTjKafkaShip({ sizeMb: 100 }) },
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against

@@ -1,0 +1,58 @@
+// Visibility latency as a user meets it: TJ lines appended to a tailed file at a fixed rate in 100 ms ticks, and
+// the store asked through the daemon's /sql every 50 ms; a tick is visible once the stored count covers its last
+// event. Shared by kafka-e2e (agent → Kafka → sink) and run-visibility (`perfpipe run`, embedded) so both shapes
+// meet the same load (issue #14, Deliver 6).
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { storedIn } from '../test/support/daemon.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+
+export interface Visibility {
+  /** Per tick, ms from its append to the first poll that saw it (NaN: never seen within the wait). */
+  series: number[];
+  p50: number;
+  p99: number;
+  /** Events in the store once every tick was written (the starting count plus the appended lines). */
+  written: number;
+}
+
+/**
+ * Appends `rate` events a second for `seconds` to a new file under `tj` (a new process folder, as a 1C server
+ * starting a process makes one) and polls the store behind `data` until every line is stored or two minutes pass.
+ * Every line is a CALL of its own connection, so the alerter's per-connection index meets thousands of new
+ * connections a second. `stored`: the rows already in tj_events.
+ */
+export async function measureVisibility(o: { tj: string; data: string; stored: number; rate: number; seconds: number }): Promise<Visibility> {
+  mkdirSync(join(o.tj, 'rphost_9'));
+  const file = join(o.tj, 'rphost_9', '26113010.log');
+  const ticks: Array<{ at: number; upTo: number }> = [];
+  let written = o.stored;
+  const perTick = Math.round(o.rate / 10);
+  const seen: Array<{ at: number; count: number }> = [];
+  const pollUntil = Date.now() + o.seconds * 1000 + 120_000;
+  const poll = (async () => {
+    while ((ticks.length < o.seconds * 10 || (seen.at(-1)?.count ?? 0) < written) && Date.now() < pollUntil) {
+      seen.push({ at: Date.now(), count: (await storedIn(o.data)).count });
+      await sleep(50);
+    }
+  })();
+  for (let i = 0; i < o.seconds * 10; i++) {
+    const lines: string[] = [];
+    for (let k = 0; k < perTick; k++, written++) {
+      const s = written % 3600;
+      lines.push(`${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${String(written % 1e6).padStart(6, '0')}-${k},CALL,1,t:connectID=${written},Usr=u${written % 17},Context=Форма.Записать`);
+    }
+    appendFileSync(file, `${lines.join('\n')}\n`);
+    ticks.push({ at: Date.now(), upTo: written });
+    await sleep(Math.max(0, 100 - (Date.now() % 100)));
+  }
+  await poll;
+  const series = ticks.map((t) => (seen.find((s) => s.count >= t.upTo)?.at ?? Number.NaN) - t.at);
+  if (process.env.PERFPIPE_BENCH_SERIES) console.error(`latency series (ms): ${series.join(' ')}`);
+  // A tick never seen counts as infinitely late: it must fail the p99, not drop out of it.
+  const latencies = series.map((v) => (Number.isFinite(v) ? v : Number.POSITIVE_INFINITY)).sort((a, b) => a - b);
+  return { series, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), written };
+}
