@@ -67,6 +67,21 @@ test('the internal timer sends without anyone calling tick', async (t) => {
   t.true(lines.some((l) => l.startsWith('alert firing OneCLockTimeout severity="warning" source="1c-techjournal" cluster="srv1" infobase="test" lock_space="unknown" count=1: ')));
 });
 
+test('a first notice goes out when its group wait ends, not at the next tick', async (t) => {
+  const rx = await startReceiver();
+  t.teardown(() => rx.close());
+  // A tick a minute apart: only the wake-up at the end of the group wait can send within the test.
+  const alerter = createAlerter({ group_wait_ms: 300, tick_ms: 60_000, resolve_after_ms: 120_000, channels: { log: false, webhook: { url: rx.url } } },
+    { metrics: new Metrics() });
+  t.teardown(() => alerter.stop());
+  const t0 = Date.now();
+  alerter.observe(tjSegment(TTIMEOUT));
+  while (rx.received.length === 0 && Date.now() - t0 < 10_000) await sleep(10);
+  t.is(rx.received.length, 1);
+  t.true(Date.now() - t0 >= 300, 'not before the group wait');
+  t.is(alertsOf(rx.received[0]!.body)[0]!.count, 1);
+});
+
 test('1,000 timeouts in 10 s become one notice per group and one resolve, with the total count', async (t) => {
   const rx = await startReceiver();
   t.teardown(() => rx.close());

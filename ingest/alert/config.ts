@@ -113,7 +113,10 @@ export const AlertConfigSchema = z.strictObject({
    * PostgreSQL backends by TJ `dbpid` (to name the 1C side of a PostgreSQL lock). Default 100000.
    */
   index_max_entries: z.number().int().positive().default(100_000),
-  /** How often the alerter's timer evaluates groups and retries, ms. Default 250 (bounds the alert latency with group_wait_ms). */
+  /**
+   * How often the alerter's timer evaluates groups and retries, ms. Default 250. A new group's first notice does not
+   * wait for it: a round is woken when its group_wait_ms ends (alerter.ts).
+   */
   tick_ms: Ms.min(10).default(250),
 }).refine((c) => c.resolve_after_ms > c.group_wait_ms, {
   path: ['resolve_after_ms'],
