@@ -6,18 +6,14 @@
 // (bench/visibility.ts; bench/run-visibility.ts measures the embedded `perfpipe run` the same way).
 // Usage: npx tsx bench/kafka-e2e.ts [--size-mb 50] [--rate 10000] [--seconds 20]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { writeTjTree } from '../simulate/tj-generator.js';
 import { startBroker, stopBroker } from '../test/support/kafka-broker.js';
 import { startDaemon, storedIn, type Daemon } from '../test/support/daemon.js';
 import { isMain, repoRoot } from './bench-paths.js';
-import { type BenchResult, figureRows, formatTable } from './figures.js';
-import { measureVisibility } from './visibility.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import type { BenchResult } from './figures.js';
+import { copyAndWait, measureVisibility, runFromCommandLine, writeBulkTree } from './visibility.js';
 
 export async function run(o: { sizeMb?: number; rate?: number; seconds?: number } = {}): Promise<BenchResult> {
   const work = mkdtempSync(join(tmpdir(), 'perfpipe-e2e-'));
@@ -25,7 +21,7 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
   mkdirSync(tj);
   // The bulk input, written before anything is timed: a realistic tree (CALL, DBPOSTGRS with multi-line SQL, TLOCK…).
   const ref = join(work, 'ref');
-  const truth = writeTjTree(ref, { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: (o.sizeMb ?? 50) * 1e6, timeZone: 'UTC' });
+  const truth = writeBulkTree(ref, o.sizeMb ?? 50);
   // The reference: the same tree through `perfpipe ingest` as a user runs it.
   const i0 = performance.now();
   const ingest = spawnSync(join(repoRoot(), 'bin', 'perfpipe.js'), ['ingest', '--tj', ref, '--tz', 'UTC', '--data', join(work, 'ingest-data')], { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -42,11 +38,7 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
     daemons.push(await startDaemon(['agent', '--config', config, '--tj', tj, '--tz', 'UTC', '--data', join(work, 'agent')], 180_000));
 
     // Throughput: the tree copied in at once.
-    const t0 = Date.now();
-    cpSync(ref, join(tj, 'bulk'), { recursive: true });
-    let stored = 0;
-    while (stored < truth.events && Date.now() - t0 < 600_000) { await sleep(200); stored = (await storedIn(sinkData)).count; }
-    const bulkS = (Date.now() - t0) / 1000;
+    const { seconds: bulkS, stored } = await copyAndWait(truth, tj, sinkData);
 
     // Latency at a fixed rate.
     const rate = o.rate ?? 10_000;
@@ -74,9 +66,4 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } } });
-  const r = await run({ sizeMb: Number(values['size-mb'] ?? 50), rate: Number(values.rate ?? 10_000), seconds: Number(values.seconds ?? 20) });
-  console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
-  for (const note of r.notes ?? []) console.log(`note: ${note}`);
-}
+if (isMain(import.meta.url)) await runFromCommandLine(run);

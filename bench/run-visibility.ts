@@ -3,35 +3,27 @@
 // under 1 s at p99 at 10,000 events/s, through Kafka and embedded). The generated tree is copied in first, as in
 // kafka-e2e, so the store and the alerter's indexes are not empty when the rate phase starts.
 // Usage: npx tsx bench/run-visibility.ts [--size-mb 50] [--rate 10000] [--seconds 20]
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { writeTjTree } from '../simulate/tj-generator.js';
 import { startDaemon, storedIn } from '../test/support/daemon.js';
 import { isMain } from './bench-paths.js';
-import { type BenchResult, figureRows, formatTable } from './figures.js';
-import { measureVisibility } from './visibility.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import type { BenchResult } from './figures.js';
+import { copyAndWait, measureVisibility, runFromCommandLine, writeBulkTree } from './visibility.js';
 
 export async function run(o: { sizeMb?: number; rate?: number; seconds?: number } = {}): Promise<BenchResult> {
   const work = mkdtempSync(join(tmpdir(), 'perfpipe-run-vis-'));
   const tj = join(work, 'tj');
   mkdirSync(tj);
   const ref = join(work, 'ref');
-  const truth = writeTjTree(ref, { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: (o.sizeMb ?? 50) * 1e6, timeZone: 'UTC' });
+  const truth = writeBulkTree(ref, o.sizeMb ?? 50);
   const config = join(work, 'run.yaml');
   // The agent's settings in kafka-e2e: files re-read every 100 ms besides change notifications.
   writeFileSync(config, ['pipeline:', '  poll_interval_ms: 100', ''].join('\n'));
   const data = join(work, 'data');
   const daemon = await startDaemon(['run', '--config', config, '--tj', tj, '--tz', 'UTC', '--data', data], 180_000);
   try {
-    const t0 = Date.now();
-    cpSync(ref, join(tj, 'bulk'), { recursive: true });
-    let stored = 0;
-    while (stored < truth.events && Date.now() - t0 < 600_000) { await sleep(200); stored = (await storedIn(data)).count; }
-    const bulkS = (Date.now() - t0) / 1000;
+    const { seconds: bulkS, stored } = await copyAndWait(truth, tj, data);
     const rate = o.rate ?? 10_000;
     const seconds = o.seconds ?? 20;
     const v = await measureVisibility({ tj, data, stored, rate, seconds });
@@ -53,9 +45,4 @@ export async function run(o: { sizeMb?: number; rate?: number; seconds?: number 
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } } });
-  const r = await run({ sizeMb: Number(values['size-mb'] ?? 50), rate: Number(values.rate ?? 10_000), seconds: Number(values.seconds ?? 20) });
-  console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
-  for (const note of r.notes ?? []) console.log(`note: ${note}`);
-}
+if (isMain(import.meta.url)) await runFromCommandLine(run);

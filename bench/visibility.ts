@@ -2,13 +2,48 @@
 // the store asked through the daemon's /sql every 50 ms; a tick is visible once the stored count covers its last
 // event. Shared by kafka-e2e (agent → Kafka → sink) and run-visibility (`perfpipe run`, embedded) so both shapes
 // meet the same load (issue #14, Deliver 6).
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeTjTree } from '../simulate/tj-generator.js';
 import { storedIn } from '../test/support/daemon.js';
+import { type BenchResult, figureRows, formatTable } from './figures.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+
+export interface BulkTree {
+  dir: string;
+  events: number;
+  bytes: number;
+}
+
+/** The generated tree both benches start from: an hour of 4 processes × 50 sessions (CALL, DBPOSTGRS, TLOCK…). */
+export function writeBulkTree(dir: string, sizeMb: number): BulkTree {
+  const truth = writeTjTree(dir, { seed: 7, start: new Date(Date.UTC(2026, 10, 30, 9)), durationMs: 3_600_000, processes: 4, sessionsPerProcess: 50, maxBytes: sizeMb * 1e6, timeZone: 'UTC' });
+  return { dir, events: truth.events, bytes: truth.bytes };
+}
+
+/**
+ * Copies the tree into the tailed location `tj` at once and waits (10 minutes at most) until the store behind
+ * `data` holds its events: seconds from the copy's first byte to the last row visible, and the rows stored.
+ */
+export async function copyAndWait(tree: BulkTree, tj: string, data: string): Promise<{ seconds: number; stored: number }> {
+  const t0 = Date.now();
+  cpSync(tree.dir, join(tj, 'bulk'), { recursive: true });
+  let stored = 0;
+  while (stored < tree.events && Date.now() - t0 < 600_000) { await sleep(200); stored = (await storedIn(data)).count; }
+  return { seconds: (Date.now() - t0) / 1000, stored };
+}
+
+/** The command line of both benches: `--size-mb 50 --rate 10000 --seconds 20`; prints the table and the notes. */
+export async function runFromCommandLine(run: (o: { sizeMb: number; rate: number; seconds: number }) => Promise<BenchResult>): Promise<void> {
+  const { values } = parseArgs({ options: { 'size-mb': { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } } });
+  const r = await run({ sizeMb: Number(values['size-mb'] ?? 50), rate: Number(values.rate ?? 10_000), seconds: Number(values.seconds ?? 20) });
+  console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
+  for (const note of r.notes ?? []) console.log(`note: ${note}`);
+}
 
 export interface Visibility {
   /** Per tick, ms from its append to the first poll that saw it (NaN: never seen within the wait). */
