@@ -110,7 +110,8 @@ export const AlertConfigSchema = z.strictObject({
   max_examples: z.number().int().positive().default(5),
   /**
    * Connections remembered for naming culprits: latest event per (host, infobase, connectID), LRU; as many
-   * PostgreSQL backends by TJ `dbpid` (to name the 1C side of a PostgreSQL lock). Default 100000.
+   * PostgreSQL backends by TJ `dbpid` (to name the 1C side of a PostgreSQL lock). Default 100000. Each index
+   * takes its slots up front (lru-cache), about 27 bytes an entry (2.7 MB at the default), plus the facts it holds.
    */
   index_max_entries: z.number().int().positive().default(100_000),
   /**
