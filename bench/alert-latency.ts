@@ -9,13 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMain, repoRoot } from './bench-paths.js';
-import { type BenchResult, figureRows, formatTable } from './figures.js';
+import { type BenchResult, figureRows, formatTable, quantile } from './figures.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
 
 export async function run(options: { count?: number } = {}): Promise<BenchResult> {
   const count = options.count ?? 40;

@@ -32,3 +32,8 @@ export function formatTable(header: string[], rows: string[][]): string {
 export function figureRows(result: BenchResult): string[][] {
   return result.figures.map((f) => [result.bench, f.name, f.value >= 100 ? f.value.toFixed(0) : f.value.toFixed(2), f.unit]);
 }
+
+/** The q-quantile of ascending `sorted` (nearest rank); NaN when empty. */
+export function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
