@@ -32,7 +32,7 @@ export async function run(options: { count?: number } = {}): Promise<BenchResult
   const file = join(loc, 'rphost_1', '26113014.log');
   writeFileSync(file, '\uFEFF00:00.000001-1,CALL,1,Usr=warmup\n');
   const data = join(work, 'data');
-  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'ingest', 'cli', 'entry.js'), 'run', '--tj', loc, '--tz', 'UTC', '--data', data, '--listen', '127.0.0.1:0', '--alert-webhook', url], { stdio: 'ignore', env: { ...process.env, PERFPIPE_LOG_LEVEL: 'error' } });
+  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli', 'entry.js'), 'run', '--tj', loc, '--tz', 'UTC', '--data', data, '--listen', '127.0.0.1:0', '--alert-webhook', url], { stdio: 'ignore', env: { ...process.env, PERFPIPE_LOG_LEVEL: 'error' } });
   try {
     while (!existsSync(join(data, 'daemon.json'))) await sleep(50);
     await sleep(2000);

@@ -50,7 +50,7 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
   // What a user runs: bin/perfpipe.js, with the node flags on its shebang line (the young generation's size among
   // them changes `parse pg`'s speed by a quarter), over the compiled entry.
   const cli = join(repoRoot(), 'bin', 'perfpipe.js');
-  const entry = join(dist, 'ingest', 'cli', 'entry.js');
+  const entry = join(dist, 'cli', 'entry.js');
   const ceiling = join(dist, 'bench', 'read-decode-ceiling.js');
   if (!existsSync(entry) || !existsSync(ceiling)) {
     return { bench: 'parse-cli', input: {}, figures: [], ok: false, notes: ['dist/ is missing: run npm run build first'] };
@@ -72,7 +72,7 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
   };
 
   const times = { ceiling: [] as number[], tj: [] as number[], pg: [] as number[], atop: [] as number[], badger: [] as number[], badgerJ: [] as number[] };
-  // `parse pg` of a stderr log this large runs on up to four threads (ingest/cli/ndjson/pg-pieces.ts): pgBadger with
+  // `parse pg` of a stderr log this large runs on up to four threads (cli/ndjson/pg-pieces.ts): pgBadger with
   // as many processes is the second reference, beside its default -j 1 (the bar's).
   const jobs = Math.min(availableParallelism(), 4);
   const pgRatiosJ: number[] = [];

@@ -3,8 +3,8 @@
 // A fresh embedded directory is migrated first, so a report on it is empty rather than an error.
 import { openStore } from '../ingest/store/clickhouse.js';
 import { migrate } from '../ingest/store/migrations.js';
-import { readDaemonFile } from '../ingest/http/daemon-file.js';
-import { daemonSql } from '../ingest/http/daemon-sql.js';
+import { readDaemonFile } from './daemon-file.js';
+import { daemonSql } from './daemon-sql.js';
 import { ConfigError } from '../ingest/errors/errors.js';
 
 /**

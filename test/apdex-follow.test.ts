@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../ingest/config/config.js';
-import { startPipeline, type Pipeline } from '../ingest/pipeline.js';
+import { startPipeline, type Pipeline } from '../daemon/pipeline.js';
 import { createLogger } from '../ingest/observe/logger.js';
 import { encodeExport, writeApdexExport } from '../simulate/apdex-export.js';
 import { FIXTURE_OPERATIONS, FIXTURE_START_MS } from '../simulate/apdex-fixture.js';

@@ -55,6 +55,41 @@ test('the same folders with the dependency one way pass', async (t) => {
   t.regex(r.output, /no dependency violations found \(4 modules, 1 dependencies/);
 });
 
+/** The repository's real top-level folders in a fresh directory: `queries/report.ts` and `cli/format.ts`; `reversed`
+ * makes the analytics layer import the command line above it. */
+function topLevelFixture(reversed: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'perfpipe-layer-order-'));
+  copyFileSync(join(repoRoot, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
+  mkdirSync(join(dir, 'queries'));
+  mkdirSync(join(dir, 'cli'));
+  writeFileSync(join(dir, 'cli', 'format.ts'), reversed
+    ? 'export const WIDTH = 80;\n'
+    : "import type { Report } from '../queries/report.js';\nexport const title = (r: Report): string => r.title;\n");
+  writeFileSync(join(dir, 'queries', 'report.ts'), reversed
+    ? "import { WIDTH } from '../cli/format.js';\nexport type Report = { title: string };\nexport const width = WIDTH;\n"
+    : 'export type Report = { title: string };\n');
+  return dir;
+}
+
+test('an import from a lower top-level folder to a higher one fails the check and names the layer', async (t) => {
+  const dir = topLevelFixture(true);
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const r = await run(process.execPath, [depcruise, '--config', '.dependency-cruiser.cjs', 'queries', 'cli'], dir);
+  t.not(r.code, 0, r.output);
+  t.regex(r.output, /layer-analytics/);
+  t.regex(r.output, /queries\/report\.ts → cli\/format\.ts/);
+});
+
+test('the same import the right way round (cli/ reads queries/) passes', async (t) => {
+  const dir = topLevelFixture(false);
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const r = await run(process.execPath, [depcruise, '--config', '.dependency-cruiser.cjs', 'queries', 'cli'], dir);
+  t.is(r.code, 0, r.output);
+  t.regex(r.output, /no dependency violations found \(2 modules, 1 dependencies/);
+});
+
 test('the product code has no folder cycle (npm run check:layers)', async (t) => {
   const r = await run('npm', ['run', '--silent', 'check:layers'], repoRoot);
   t.is(r.code, 0, r.output);

@@ -1,4 +1,4 @@
-// `parse pg` in pieces on several threads (ingest/cli/ndjson/pg-pieces.ts) prints exactly what the one-thread path
+// `parse pg` in pieces on several threads (cli/ndjson/pg-pieces.ts) prints exactly what the one-thread path
 // prints: the same bytes on stdout and the same ingest errors, lock-wait episodes included when a wait starts in one
 // piece and ends in another. Pieces are cut small here so that a small log crosses many cuts.
 import test from 'ava';
@@ -9,8 +9,8 @@ import { createPgParser } from '../parsers/pg/index.js';
 import { createLockEpisodeBuilder } from '../parsers/pg/lock-episodes.js';
 import { compilePrefix } from '../parsers/pg/prefix.js';
 import type { IngestError } from '../schemas/ingest-error.js';
-import { pgLines } from '../ingest/cli/ndjson/pg-lines.js';
-import { parsePgInPieces, pieceStarts } from '../ingest/cli/ndjson/pg-pieces.js';
+import { pgLines } from '../cli/ndjson/pg-lines.js';
+import { parsePgInPieces, pieceStarts } from '../cli/ndjson/pg-pieces.js';
 import { repoRoot, runCli } from './support/cli.js';
 
 const PREFIX = '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ';

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { runCli } from './support/cli.js';
 import { writeFixture } from './report-html-fixture.js';
 import { openStoreAccess, type StoreAccess } from '../queries/store-access.js';
-import { runWindow } from '../ingest/cli/commands/runs.js';
+import { runWindow } from '../cli/commands/runs.js';
 import { windowParams } from '../queries/reports/window-params.js';
 import { reportParams, reportSql } from '../queries/reports/reports.js';
-import { collectReportPage, SECTIONS, type WindowRows } from '../ingest/report-html/collect-page.js';
-import type { ApdexMinute, ReportPage } from '../ingest/report-html/report-page.js';
-import { lockTimeline } from '../ingest/report-html/sections/locks-section.js';
-import { atopSection } from '../ingest/report-html/sections/atop-section.js';
+import { collectReportPage, SECTIONS, type WindowRows } from '../queries/report-html/collect-page.js';
+import type { ApdexMinute, ReportPage } from '../queries/report-html/report-page.js';
+import { lockTimeline } from '../queries/report-html/sections/locks-section.js';
+import { atopSection } from '../queries/report-html/sections/atop-section.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-buckets-'));
 const data = join(work, 'demo', 'data');

@@ -11,8 +11,8 @@ import { MISSING_CHROMIUM, dumpDom, screenshot } from './support/chromium.js';
 import { testIf } from './support/prerequisites.js';
 import { countColor, readPng } from './support/png.js';
 import { writeFixture } from './report-html-fixture.js';
-import { COUNT_WEIGHTED, PASS_MARK_COLOR, PRIORITY_WEIGHTED } from '../ingest/report-html/sections/runs-section.js';
-import { MEANING, seriesColor } from '../ingest/report-html/palette.js';
+import { COUNT_WEIGHTED, PASS_MARK_COLOR, PRIORITY_WEIGHTED } from '../queries/report-html/sections/runs-section.js';
+import { MEANING, seriesColor } from '../queries/report-html/palette.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-runs-'));
 const data = join(work, 'data');

@@ -7,7 +7,7 @@ import type { TjFacts } from './segment-facts.js';
 import type { AlertConfig } from './config.js';
 import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
 import { DbpidIndex } from './dbpid-index.js';
-import { formatEdge, parseDeadlockEdges } from './deadlock-edges.js';
+import { formatEdge, parseDeadlockEdges } from '../../parsers/tj/locks/deadlock-edges.js';
 
 export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait' | 'pg_blocked' | 'apdex_below_minimum';
 

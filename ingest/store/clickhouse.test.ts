@@ -50,7 +50,7 @@ test.serial('the engine\'s allocator gets perfpipe\'s options and then the user\
   // options, and perfpipe's own pairs are read the same way. The variable is unset again once the engine is up.
   const probe = join(work, 'probe.mjs');
   writeFileSync(probe, [
-    `const { openStore } = await import(${JSON.stringify(fileURLToPath(new URL('./clickhouse.ts', import.meta.url)))});`,
+    `const { openStore } = await import(${JSON.stringify(fileURLToPath(new URL('./clickhouse.js', import.meta.url)))});`,
     'if (process.argv[2]) process.env.JE_MALLOC_CONF = process.argv[2];',
     `const store = await openStore({ data: ${JSON.stringify(join(work, 'probe'))} });`,
     'console.log(JSON.stringify({ after: process.env.JE_MALLOC_CONF ?? null }));',

@@ -21,7 +21,7 @@ const d = (text: string, i: number): number => text.charCodeAt(i) - 48;
 /**
  * The string path from framed bytes to events: each frame decoded once into a TjEvent, each bad run into an
  * IngestError. A FramingSink whose results `take` hands over; createTjParser runs every frame through it, and the
- * NDJSON printer of `perfpipe parse tj` runs the frames its byte path leaves (ingest/cli/ndjson/tj-ndjson.ts).
+ * NDJSON printer of `perfpipe parse tj` runs the frames its byte path leaves (cli/ndjson/tj-ndjson.ts).
  */
 export interface TjFrameDecoder extends FramingSink {
   /** What the frames and bad runs given so far produced; empties the decoder. */

@@ -1,7 +1,7 @@
 -- Buckets of a window that hold APDEX data (export measurements or TJ server calls, the two sources of apdex.sql),
 -- for the HTML report's timeline: it runs apdex.sql once per such bucket, so each point is `report apdex` over that
 -- one bucket by construction (same T rules, config and rounding). {bucket_s} is 60 (minutes, from the rollups) or,
--- for a short window, a divisor of 60 (from the raw rows, ingest/report-html/chart-bucket.ts). Either way the
+-- for a short window, a divisor of 60 (from the raw rows, queries/report-html/chart-bucket.ts). Either way the
 -- buckets lie in the minutes apdex.sql counts, those overlapping [from, to), so the points add up to its totals.
 -- A bucket of TJ calls that match no configured operation just yields no point.
 SELECT DISTINCT t

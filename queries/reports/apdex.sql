@@ -9,7 +9,7 @@
 -- NULL. Counts come from 10 ms buckets, so a T changed in the config or key_operations applies to past data at
 -- once. The window is applied to whole minutes of the start time: a minute counts when it overlaps [from, to)
 -- (a 9 s run still has its minute); pass from/to as Unix seconds (a date text is read in the server's time zone).
--- {bucket_s} below 60 (the HTML chart of a short run, ingest/report-html/chart-bucket.ts) reads the raw rows
+-- {bucket_s} below 60 (the HTML chart of a short run, queries/report-html/chart-bucket.ts) reads the raw rows
 -- instead of the minute rollups, counted by the rollups' own rules, and applies the window to whole buckets of
 -- that many seconds (a divisor of 60), so the buckets of a minute add up to exactly the minute's counts.
 -- SSL shows "all frustrated" as 0.001 (its +0.001 display rule); this report shows the plain value 0.

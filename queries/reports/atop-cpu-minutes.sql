@@ -1,7 +1,7 @@
 -- Machine CPU busy % per host and minute from atop (atop_minute, queries/ddl/030_atop.sql): the mean and the
 -- peak of the samples in the minute, busy meaning neither idle nor waiting for I/O, as atop shows it. Minutes
 -- are taken as apdex.sql takes them: every minute overlapping [from, to). {bucket_s} below 60 (the HTML chart of
--- a short run, ingest/report-html/chart-bucket.ts) gives buckets of that many seconds (a divisor of 60) from the
+-- a short run, queries/report-html/chart-bucket.ts) gives buckets of that many seconds (a divisor of 60) from the
 -- samples (atop_system) of the same minutes, averaged as atop_minute_mv does: over the samples that have a CPU figure.
 SELECT t, host, cpu_busy_pct, cpu_busy_pct_max
 FROM

@@ -1,13 +1,13 @@
 // `perfpipe report locks`: managed-lock waits, timeouts and deadlocks with their culprits — the culprit's transaction
 // and the lock of it that conflicted (docs/tj-format.md §5.4) — and where the waiting went: lock spaces, minutes, contexts.
 // SQL finds the events and candidates; deadlock edges are split with the alerter's parser (it knows quoted commas)
-// and the conflict is judged by queries/locks/lock-conflict.ts.
+// and the conflict is judged by parsers/tj/locks/lock-conflict.ts.
 import type { ReportParams } from './report-rows.js';
-import { parseDeadlockEdges } from '../../ingest/alert/deadlock-edges.js';
-import { parseLockItem } from '../locks/lock-items.js';
-import { isoTime, lockCulprit, type LockCulprit } from '../locks/lock-culprits.js';
+import { parseDeadlockEdges } from '../../parsers/tj/locks/deadlock-edges.js';
+import { parseLockItem } from '../../parsers/tj/locks/lock-items.js';
+import { isoTime, lockCulprit, type LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
 
-export type { LockCulprit } from '../locks/lock-culprits.js';
+export type { LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
 export interface LockTimeout {
   ts: string; infobase: string; victim_connect_id: number; victim_user: string; victim_context: string;
   culprit_connect_ids: number[]; culprits: LockCulprit[];

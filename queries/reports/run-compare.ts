@@ -1,6 +1,6 @@
 // Run comparison (`perfpipe report run-compare A B`): per key operation the APDEX, mean time and N of two runs side by
 // side with the change from A to B, and their lock trouble (1C waits, timeouts, deadlocks; PostgreSQL waits). The
-// document `--format json` prints and the HTML page draws; ingest/cli/output/run-compare.ts formats it for people.
+// document `--format json` prints and the HTML page draws; cli/output/run-compare.ts formats it for people.
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { apdexReport } from './apdex-report.js';
 import type { ReportRows } from './report-rows.js';

@@ -1,5 +1,5 @@
 -- Deadlocks (TDEADLOCK, docs/tj-format.md §5.3): the victim connection and the raw DeadlockConnectionIntersections,
--- split into wait-for edges by the caller (ingest/alert/deadlock-edges.ts knows quoted commas); (file_key,
+-- split into wait-for edges by the caller (parsers/tj/locks/deadlock-edges.ts knows quoted commas); (file_key,
 -- file_offset) joins each to its edges' culprits in tj-lock-culprits.sql.
 SELECT ts, infobase, connect_id, user, context_first AS context, deadlock_intersections, file_key, file_offset
 FROM tj_events

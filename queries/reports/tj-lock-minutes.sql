@@ -1,7 +1,7 @@
 -- Managed-lock trouble per minute and infobase from the tj_lock_minute rollup (queries/ddl/040_tj_locks.sql):
 -- waits counted once per request, their total and longest wait, timeouts and deadlocks. The window is applied to
 -- whole minutes: a minute counts when it starts in [from, to) — pass from/to as Unix seconds. {bucket_s} below 60
--- (the HTML chart of a short run, ingest/report-html/chart-bucket.ts) gives buckets of that many seconds (a divisor
+-- (the HTML chart of a short run, queries/report-html/chart-bucket.ts) gives buckets of that many seconds (a divisor
 -- of 60) from the raw events of the same minutes, counted as tj_lock_minute_mv counts them: its wait_events are the
 -- TLOCKs that waited, each once (on its first lock space), and every TTIMEOUT and TDEADLOCK falls in one space.
 SELECT minute, infobase, waits, total_wait_ms, max_wait_ms, timeouts, deadlocks

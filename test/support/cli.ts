@@ -12,8 +12,8 @@ export const repoRoot = packageRoot();
  * TypeScript.
  */
 export const cliArgs: readonly string[] = fileURLToPath(import.meta.url).endsWith('.js')
-  ? [...binNodeFlags(), join(repoRoot, 'dist', 'ingest', 'cli', 'entry.js')]
-  : ['--import', 'tsx', join(repoRoot, 'ingest', 'cli', 'entry.ts')];
+  ? [...binNodeFlags(), join(repoRoot, 'dist', 'cli', 'entry.js')]
+  : ['--import', 'tsx', join(repoRoot, 'cli', 'entry.ts')];
 
 /** The node flags on bin/perfpipe.js's shebang line. */
 function binNodeFlags(): string[] {

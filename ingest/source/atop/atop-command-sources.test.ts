@@ -2,7 +2,7 @@
 // defaults, the flags give the same entries, and each mistake names its key, its value and what was expected.
 import test from 'ava';
 import { parseConfig } from '../../config/config.js';
-import { configFromFlags } from '../../cli/flags/config-from-flags.js';
+import { configFromFlags } from '../../../cli/flags/config-from-flags.js';
 import { ATOP_STORED_LABELS } from './atop-labels.js';
 
 test('an atop_raw source needs only its location; pattern, command and labels have their defaults', (t) => {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parseConfig } from '../../config/config.js';
-import { pgSourcesFromFlags } from '../../cli/flags/pg-flags.js';
+import { pgSourcesFromFlags } from '../../../cli/flags/pg-flags.js';
 
 test('a pg_activity source needs only its connection; interval, timeout and backoff have defaults', (t) => {
   const c = parseConfig({ sources: [{ type: 'pg_activity', connection: 'postgresql://postgres@127.0.0.1:5432/postgres' }] });

@@ -1,5 +1,5 @@
 // What the pg_activity sampler tells the outside world (docs/style.md §3): the CLI turns these calls into pino lines and
-// Prometheus counters in one place (ingest/assembly/pg-activity-telemetry.ts).
+// Prometheus counters in one place (daemon/assembly/pg-activity-telemetry.ts).
 import type { SourceError } from '../../errors/errors.js';
 
 export interface PgActivityEvents {

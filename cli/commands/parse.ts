@@ -1,0 +1,44 @@
+// `perfpipe parse tj FILE…`: NDJSON events on stdout, ingest errors as JSON lines on stderr. Exits 0
+// when the input was read, even with errors found; 2 for unusable arguments or unreadable files.
+import { hostname } from 'node:os';
+import { hourFromFileName, isValidHour, isValidTimeZone } from '../../parsers/tj/index.js';
+import { ConfigError } from '../../ingest/errors/errors.js';
+import { parseFlags } from '../flags/args.js';
+import { createTjNdjsonEncoder } from '../ndjson/tj-ndjson.js';
+import { BYTE_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
+
+const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
+
+export async function parseCommand(argv: string[]): Promise<number> {
+  // Each format loads only its own parser: start-up is part of what a whole `parse` run costs.
+  if (argv.find((a) => !a.startsWith('-')) === 'pg') return (await import('./parse-pg.js')).parsePgCommand(argv);
+  if (argv.find((a) => !a.startsWith('-')) === 'atop') return (await import('./parse-atop.js')).parseAtopCommand(argv);
+  const { values, positionals } = parseFlags(argv, {
+    tz: { type: 'string' }, hour: { type: 'string' }, host: { type: 'string' },
+  }, USAGE);
+  if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
+  const [format, ...files] = positionals;
+  if (format !== 'tj') {
+    const [{ PARSE_PG_USAGE }, { PARSE_ATOP_USAGE }] = await Promise.all([import('./parse-pg.js'), import('./parse-atop.js')]);
+    throw new ConfigError(`parse: unknown format ${JSON.stringify(format ?? '')}; expected "tj", "pg" or "atop"\nusage: ${USAGE}\n       ${PARSE_PG_USAGE}\n       ${PARSE_ATOP_USAGE}`);
+  }
+  if (files.length === 0) throw new ConfigError(`parse tj: no FILE given\nusage: ${USAGE}`);
+  const tz = values.tz ?? (await import('../../ingest/source/tj/tj-source-config.js')).systemTimeZone();
+  if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);
+  if (values.hour !== undefined && !isValidHour(values.hour)) throw new ConfigError(`--hour: ${JSON.stringify(values.hour)} is not yymmddhh; expected e.g. "24010415"`);
+  const host = values.host ?? hostname();
+  return parseFilesToNdjson(files, ({ file, fileKey }) => {
+    const hour = values.hour ?? hourFromFileName(file);
+    let hourWarned = false;
+    return {
+      encoder: createTjNdjsonEncoder({ host, source: 'tj', file, file_key: fileKey, offset: 0, hour, tz }),
+      // Without an hour every event fails the same way: say why once, then only the error lines.
+      note: (e) => {
+        if (e.kind !== 'bad_header' || hour !== null) return [];
+        if (hourWarned) return null;
+        hourWarned = true;
+        return [`perfpipe: ${file}: its name carries no hour (yymmddhh.log); pass --hour YYMMDDHH`];
+      },
+    };
+  }, BYTE_ENCODER_CHUNK);
+}

@@ -1,0 +1,113 @@
+// Assembles `run` and `ingest` (docs/architecture.md §6). The embedded default: sources → in-process bus → ClickHouse
+// sink, checkpoints in the data directory. With `bus.type: kafka`, `run` is an agent and a sink in one
+// process, joined through the Kafka topics (the same code as `perfpipe agent` and `perfpipe sink`).
+import type { Logger } from 'pino';
+import type { Config } from '../ingest/config/config.js';
+import { ConfigError } from '../ingest/errors/errors.js';
+import { createMemoryBus } from '../ingest/bus/memory-bus.js';
+import type { Bus } from '../ingest/bus/bus.js';
+import { openStore, type Store } from '../ingest/store/clickhouse.js';
+import { migrate } from '../ingest/store/migrations.js';
+import { applyRetention } from '../ingest/store/retention.js';
+import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
+import { createAlerter, type Alerter } from '../ingest/alert/index.js';
+import type { FileSource } from '../ingest/source/file-source.js';
+import { LiveMetrics } from '../ingest/observe/live-metrics.js';
+import { sinkTelemetry } from './assembly/source-telemetry.js';
+import { createSources } from './assembly/pipeline-sources.js';
+import { startAgent } from './distributed/agent.js';
+import { startSink } from './distributed/sink.js';
+
+export { checkpointDirFor } from './assembly/pipeline-sources.js';
+
+export interface Pipeline {
+  store: Store;
+  /** The bus the sources publish into. */
+  bus: Bus;
+  sources: FileSource[];
+  metrics: LiveMetrics;
+  /** Backfill: resolves when every source read everything and it was stored. */
+  done(): Promise<void>;
+  /**
+   * Sends every alert notice still waiting (group_wait) and stops alerting; resolves once the channels settled,
+   * so the `alerts` table holds every alert of the data read so far (`perfpipe demo` reports them next).
+   */
+  stopAlerts(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPipeline(config: Config, mode: 'follow' | 'backfill', log: Logger): Promise<Pipeline> {
+  if (config.bus.type === 'kafka') {
+    // Backfill over Kafka would report "done" when the broker acked, not when ClickHouse stored.
+    if (mode === 'backfill') throw new ConfigError('ingest runs on the in-process bus; with bus.type: kafka use `perfpipe run`, or `perfpipe agent` and `perfpipe sink`');
+    return startOnKafka(config, log);
+  }
+  const metrics = new LiveMetrics();
+  const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
+  const applied = await migrate(store);
+  // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
+  if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
+  const retained = await applyRetention(store, config.retention);
+  if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
+  const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
+  const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
+  await bus.start();
+  // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a
+  // backfill reads history and alerts on nothing.
+  const alerter: Alerter | null = mode === 'follow'
+    ? createAlerter(config.alerts, { metrics, log: (line) => log.warn(line), store: store.client })
+    : null;
+  await bus.consume((segment) => {
+    alerter?.observe(segment);
+    return sink.write(segment);
+  });
+  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
+  let stopped: Promise<void> | null = null;
+  const pipeline: Pipeline = {
+    store, bus, sources, metrics,
+    async done() {
+      await Promise.all(sources.map((s) => s.done()));
+    },
+    async stopAlerts() {
+      await alerter?.stop();
+    },
+    stop() {
+      stopped ??= (async () => {
+        for (const s of sources) await s.stop();
+        await bus.stop();
+        await alerter?.stop();
+        await store.close();
+      })();
+      return stopped;
+    },
+  };
+  for (const s of sources) await s.start();
+  return pipeline;
+}
+
+/** `run` on a Kafka bus: the sink starts first so that the agent's first segments find a consumer group. */
+async function startOnKafka(config: Config, log: Logger): Promise<Pipeline> {
+  const metrics = new LiveMetrics();
+  const sink = await startSink(config, log.child({ role: 'sink' }), metrics);
+  let agent;
+  try {
+    agent = await startAgent(config, log.child({ role: 'agent' }), metrics);
+  } catch (error) {
+    await sink.stop();
+    throw error;
+  }
+  const started = agent;
+  let stopped: Promise<void> | null = null;
+  return {
+    store: sink.service.store, bus: started.bus, sources: started.sources, metrics,
+    done: () => Promise.all(started.sources.map((s) => s.done())).then(() => undefined),
+    stopAlerts: () => sink.stopAlerts(),
+    stop() {
+      stopped ??= (async () => {
+        await started.stop();
+        await sink.stop();
+      })();
+      return stopped;
+    },
+  };
+}
