@@ -4,6 +4,7 @@ import { ConfigError } from '../../ingest/errors/errors.js';
 import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
 import { parseTimeFlag } from '../flags/report-window.js';
 import { openStoreAccess, type StoreAccess } from '../../queries/store-access.js';
+import { csvText } from '../../queries/reports/csv.js';
 
 const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--data DIR | --clickhouse URL]';
 
@@ -57,7 +58,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
         const rows = await access.rows<RunRow>(LIST);
         const format = values.format ?? 'table';
         if (format === 'json') process.stdout.write(`${JSON.stringify(rows)}\n`);
-        else if (format === 'csv') process.stdout.write(['name,started_at,stopped_at,duration_s', ...rows.map((r) => `"${r.name.replaceAll('"', '""')}",${r.started_at},${r.stopped_at ?? ''},${r.duration_s}`)].join('\n') + '\n');
+        else if (format === 'csv') process.stdout.write(csvText([['name', 'started_at', 'stopped_at', 'duration_s'], ...rows.map((r) => [r.name, r.started_at, r.stopped_at ?? '', String(r.duration_s)])]));
         else if (format === 'table') process.stdout.write(rows.length === 0 ? 'no runs\n' : rows.map((r) => `${r.name}\t${r.started_at} → ${r.stopped_at ?? '(running)'}\t${r.duration_s} s`).join('\n') + '\n');
         else throw new ConfigError(`--format: ${JSON.stringify(format)} is not one of table, json, csv`);
         return 0;
