@@ -44,7 +44,7 @@ export const KEY_OPERATIONS = tableLayout('key_operations', {
   /**
    * The highest version per name wins (ReplacingMergeTree). Export rows: Unix seconds of the newest measurement
    * start in their KeyOperation (< 2^32); manual overrides: Unix ms of the change, so they always win
-   * (ingest/sink/apdex-segment-rows.ts).
+   * (ingest/rows/apdex-rows.ts).
    */
   version: col.safeUint64(),
 });

@@ -10,8 +10,8 @@
 //   the samples and the id are the same and ClickHouse drops the copy. Then reading goes on after the last intent.
 // - A read re-prints the checkpoint's minute (`-b` takes minutes, atop-replay.ts); samples before `start` are dropped.
 //
-// Samples are taken as atop prints them, RESET (since-boot) ones included: the sink stores no rows for those
-// (ingest/sink/atop-segment-rows.ts), and counting them as covered keeps an atop restart mid-file from being read
+// Samples are taken as atop prints them, RESET (since-boot) ones included: the row builder makes no rows of those
+// (schemas/atop-row.ts, atopSampleToRows), and counting them as covered keeps an atop restart mid-file from being read
 // twice. Falls short when the clock steps back: samples are assumed to grow in epoch along the file, and those
 // with epochs below the checkpoint are skipped until time passes it again.
 import type { Segment } from '../../bus/bus.js';
