@@ -3,6 +3,8 @@ import { createTjParser } from '../../parsers/tj/index.js';
 import { segmentId, type Segment } from '../bus/bus.js';
 import { rowsOfRecords } from '../rows/families.js';
 import { validateSegment } from './segment-validation.js';
+import { createClickHouseSink } from './clickhouse-sink.js';
+import { openTempStore } from '../../test/support/temp-store.js';
 import { rowsOf } from '../../test/support/segments.js';
 
 const head = {
@@ -57,9 +59,25 @@ test("an old agent's events are checked against their schema and mapped to rows 
   t.true(error.excerpt.startsWith('{"event":"CALL"'));
 });
 
-test('the same segment validates to the same rows (replays keep their dedup tokens)', (t) => {
-  const segment = legacy([parsed[0], { nope: true }]);
-  t.deepEqual(validateSegment(segment), validateSegment({ ...structuredClone(segment), tables: [] }));
+test('a replayed segment validates to the same rows and errors, which ClickHouse then keeps once (same dedup tokens)', async (t) => {
+  // Each delivery of an old agent's message decodes to objects of its own, as a Kafka redelivery or a crash replay does.
+  const delivered = () => validateSegment(legacy(JSON.parse(JSON.stringify([parsed[0], { nope: true }, parsed[1]])) as unknown[])).segment;
+  const first = delivered();
+  const replay = delivered();
+  t.is(first.tables.length, 1);
+  t.is(first.errors.length, 1, 'the event that is no TJ event');
+  t.deepEqual(replay.tables, first.tables, 'the same tables in the same order, byte for byte');
+  t.deepEqual(replay.errors, first.errors);
+  t.is(replay.id, first.id);
+  const store = await openTempStore('perfpipe-validation-');
+  t.teardown(() => store.dispose());
+  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  await sink.write(first);
+  await sink.write(replay);
+  const rs = await store.client.query({
+    query: 'SELECT (SELECT count() FROM tj_events) AS events, (SELECT count() FROM ingest_errors) AS errors', format: 'JSONEachRow',
+  });
+  t.deepEqual(await rs.json(), [{ events: '2', errors: '1' }], 'the replay was dropped as a duplicate');
 });
 
 test("an old agent's atop event is checked against the atop record schema", (t) => {
