@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createPrng } from './prng.js';
+import { heapify, siftDown } from './min-heap.js';
 import type { SimEvent } from './tj-scenarios.js';
 import type { SimSession } from './tj-session.js';
 import { createLocalClock, tjProcessFolder } from './tj-layout.js';
@@ -54,19 +55,6 @@ export const DEFAULT_START = new Date('2026-11-30T09:00:00Z');
 interface Lane { session: SimSession; events: Generator<SimEvent>; head: SimEvent }
 
 const before = (a: Lane, b: Lane): boolean => a.head.end_us < b.head.end_us || (a.head.end_us === b.head.end_us && a.session.index < b.session.index);
-
-function siftDown(heap: Lane[], i: number): void {
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < heap.length && before(heap[l] as Lane, heap[m] as Lane)) m = l;
-    if (r < heap.length && before(heap[r] as Lane, heap[m] as Lane)) m = r;
-    if (m === i) return;
-    [heap[i], heap[m]] = [heap[m] as Lane, heap[i] as Lane];
-    i = m;
-  }
-}
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const prop = (ev: SimEvent, name: string): string | undefined => ev.props.find((p) => p[0] === name)?.[1];
@@ -144,7 +132,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     const first = gen.next();
     if (!first.done) heap.push({ session: s, events: gen, head: first.value });
   }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  heapify(heap, before);
 
   while (heap.length > 0) {
     if (o.signal?.aborted) break;
@@ -157,7 +145,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     } else {
       lane.head = next.value;
     }
-    if (heap.length > 0) siftDown(heap, 0);
+    if (heap.length > 0) siftDown(heap, 0, before);
     if (o.realtime && ev.end_us / 1000 > Date.now()) {
       files.flush();
       o.onProgress?.(events);
