@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Segment } from '../bus/bus.js';
 import { rowsOf } from '../../test/support/segments.js';
-import { createFileSource, type FileSource } from './file-source.js';
+import { createFileSource } from './file-source.js';
+import type { Source } from './source.js';
 import { silentSourceEvents } from './source-events.js';
 import { tjSourceParts } from './tj/tj-source.js';
 
@@ -30,7 +31,7 @@ function collector(): Collector {
   };
 }
 
-function source(loc: string, cp: string, publish: (s: Segment) => Promise<void>, mode: 'follow' | 'backfill' = 'follow'): FileSource {
+function source(loc: string, cp: string, publish: (s: Segment) => Promise<void>, mode: 'follow' | 'backfill' = 'follow'): Source {
   return createFileSource({
     source: 'tj', family: 'tj', host: 'h', checkpointDir: cp,
     ...tjSourceParts({ location: loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h'),

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Segment } from '../../ingest/bus/bus.js';
 import { rowsOf } from './segments.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { createFileSource, type FileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import { createFileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import type { Source } from '../../ingest/source/source.js';
 import { silentSourceEvents, type SourceEvents } from '../../ingest/source/source-events.js';
 import { tjSourceParts } from '../../ingest/source/tj/tj-source.js';
 
@@ -106,7 +107,7 @@ export function recorder(): Recorder {
 export type SourceOverrides = Partial<Omit<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'>>;
 
 /** A TJ source over `loc` with short intervals: 50 ms polls, files finished after 200 ms idle. */
-export function tjSource(ws: Workspace, publish: (s: Segment) => Promise<void>, o: SourceOverrides = {}): FileSource {
+export function tjSource(ws: Workspace, publish: (s: Segment) => Promise<void>, o: SourceOverrides = {}): Source {
   return createFileSource({
     source: 'tj', family: 'tj', host: 'h', checkpointDir: ws.cp,
     ...tjSourceParts({ location: ws.loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h'),

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { Segment } from '../../bus/bus.js';
 import { createAtopParser } from '../../../parsers/atop/index.js';
 import { rowsOf } from '../../../test/support/segments.js';
-import { createFileSource, type FileSource } from '../file-source.js';
+import { createFileSource } from '../file-source.js';
+import type { Source } from '../source.js';
+import { createAtopRowBuilder } from './atop-rows.js';
 import { silentSourceEvents } from '../source-events.js';
 import { atopSourceParts } from './atop-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
@@ -47,9 +49,9 @@ function setup(t: { teardown(fn: () => void): void }) {
   return { file: join(root, 'atop.txt'), cp: join(root, 'checkpoints') };
 }
 
-function source(file: string, cp: string, segments: Segment[]): FileSource {
+function source(file: string, cp: string, segments: Segment[]): Source {
   return createFileSource({
-    source: 'atop', family: 'atop', host: 'h', checkpointDir: cp,
+    source: 'atop', family: 'atop', createRows: createAtopRowBuilder, host: 'h', checkpointDir: cp,
     ...atopSourceParts({ location: file, pattern: '*.txt', idle_finish_ms: 200 }, 'h'),
     publish: async (s) => { segments.push(s); }, events: silentSourceEvents, mode: 'follow', pollIntervalMs: 50,
     segmentBytes: 1 << 20, maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 1,
