@@ -8,6 +8,7 @@ import { eventually, makeSegment, runBusContract } from './support/bus-contract.
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
 import type { KafkaBusConfigInput } from '../ingest/bus/kafka-config.js';
 import { topicNames } from '../ingest/bus/kafka-topics.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { encodeSegment } from '../ingest/bus/segment-codec.js';
 import type { Bus, Segment } from '../ingest/bus/bus.js';
 
@@ -36,7 +37,7 @@ function busFor(shared: string, extra: KafkaBusConfigInput = {}): Bus {
       brokers: broker!.brokers, topic_prefix: `${shared}.`, group_id: `${shared}-sink`,
       retry_initial_ms: 100, retry_max_ms: 1000, session_timeout_ms: 10_000, ...extra,
     },
-    verbose ? { onLog: (line) => console.error(`[${line.level}] ${line.namespace}: ${line.message}`, line.fields) } : {},
+    { families: FAMILIES, ...(verbose ? { onLog: (line) => console.error(`[${line.level}] ${line.namespace}: ${line.message}`, line.fields) } : {}) },
   );
 }
 
@@ -77,7 +78,7 @@ test('kafka bus: topics are created with the configured partitions, and a second
   const second = busFor(shared, { partitions: 3 });
   t.teardown(async () => void (await Promise.all([first.stop(), second.stop()])));
   await Promise.all([first.start(), second.start()]);
-  const names = topicNames(`${shared}.`);
+  const names = topicNames(`${shared}.`, FAMILIES.names);
   const { topics } = await admin!.fetchTopicMetadata({ topics: [...names.families, names.dlq, names.alerts] });
   t.deepEqual(topics.map((topic) => topic.name).sort(), [`${shared}.alerts`, `${shared}.apdex`, `${shared}.atop`, `${shared}.dlq`, `${shared}.pg`, `${shared}.pg_activity`, `${shared}.tj`]);
   for (const topic of topics) t.is(topic.partitions.length, 3, topic.name);
@@ -147,16 +148,16 @@ test('kafka bus: a replayed segment after a partial copy is delivered once, comp
   const probe = makeSegment('replayed', 50, 1);
   const after = makeSegment('replayed', 100, 1);
   // One row per message, so that the segment spans several messages and a partial copy exists.
-  const messages = encodeSegment(replayed, { messageBytes: 1 });
+  const messages = encodeSegment(replayed, { messageBytes: 1, layouts: FAMILIES });
   await raw.send({ topic, messages: messages.slice(0, 2) });
-  await raw.send({ topic, messages: encodeSegment(probe) });
+  await raw.send({ topic, messages: encodeSegment(probe, { layouts: FAMILIES }) });
   await eventually(() => seen.length >= 1, 30_000, 'the segment sent after the partial copy');
   t.deepEqual(seen, [probe], 'the partial copy is not delivered');
   // The consumer commits after each segment it handled: here at most the partial copy's first offset.
   await until(async () => [...(await committed(`${shared}-sink`, topic)).values()].some((offset) => Number(offset) >= 0), 'the commit after the probe');
   t.true([...(await committed(`${shared}-sink`, topic)).values()].every((offset) => Number(offset) <= 0), 'nothing committed past the partial copy');
   await raw.send({ topic, messages });
-  await raw.send({ topic, messages: encodeSegment(after) });
+  await raw.send({ topic, messages: encodeSegment(after, { layouts: FAMILIES }) });
   // 2 partial + 1 probe + 5 replayed + 1 following message: the next offset to read is 9, and once it is committed
   // nothing sent can be delivered again.
   await until(async () => [...(await committed(`${shared}-sink`, topic)).values()].includes('9'), 'offset 9 committed');
@@ -177,7 +178,7 @@ test('kafka bus: a malformed message goes to the dead-letter topic with its reas
   await bus.consume(async (segment) => void seen.push(segment));
   const good = makeSegment('after-garbage', 0, 1);
   await raw.send({ topic: `${shared}.tj`, messages: [{ key: 'db1|after-garbage', value: 'not json' }] });
-  await raw.send({ topic: `${shared}.tj`, messages: encodeSegment(good) });
+  await raw.send({ topic: `${shared}.tj`, messages: encodeSegment(good, { layouts: FAMILIES }) });
   await eventually(() => seen.length >= 1, 30_000, 'the good segment');
   t.deepEqual(seen, [good]);
   const dead: Array<{ value: string; reason: string; offset: string }> = [];

@@ -3,6 +3,7 @@
 import test from 'ava';
 import { openTempStore, type TempStore } from './support/temp-store.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { segmentOf, tjEvent } from './support/segments.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { createApdexParser } from '../parsers/apdex/index.js';
@@ -47,7 +48,7 @@ function segments(): Segment[] {
 }
 
 test.serial('a segment written twice counts once in every rollup', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   for (const s of segments()) await sink.write(s);
   const once = await totals();
   t.deepEqual(once, { locks: '2', calls: '1', apdex: '17', atop: '1' });
@@ -56,7 +57,7 @@ test.serial('a segment written twice counts once in every rollup', async (t) => 
 });
 
 test.serial('two different segments whose rollup rows are identical both count', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   const file = '/tj/rphost_2/26113014.log';
   const call = (id: string) => segmentOf({ id, family: 'tj', host: 'h2', source: 'tj', file, file_key: id, start: 0, end: 10 },
     [tjEvent(file, id, 0, 'CALL', [['p:processName', 'twin'], ['Context', 'Одно и то же']])]);

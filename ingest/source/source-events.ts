@@ -1,5 +1,6 @@
 // What sources tell the outside world. Tailers do not log: they call this narrow object and the CLI
 // turns the calls into pino lines and Prometheus counters in one place (docs/style.md §3).
+import type { SourceError } from '../errors/errors.js';
 import type { LimitKind } from './record-limits.js';
 
 export interface SourceEvents {
@@ -30,3 +31,20 @@ export const silentSourceEvents: SourceEvents = {
   bytesRead: noop, segmentPublished: noop, publishFailed: noop, readFailed: noop, replayed: noop,
   recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop, prefixMismatch: noop,
 };
+
+/**
+ * What the pg_activity sampler says besides (it reads no files): turned into pino lines and Prometheus counters in
+ * daemon/assembly/pg-activity-telemetry.ts. Here beside SourceEvents because every family's source is given both.
+ */
+export interface PgActivityEvents {
+  /** A session is open; `resumed` after a failure. */
+  connected(server: string, info: { version: number; waitSampling: boolean; resumed: boolean }): void;
+  /** Something worth saying once about the server (pg_wait_sampling installed but not preloaded). */
+  notice(server: string, message: string): void;
+  /** Connecting or sampling failed; said once per distinct problem, not per retry. Next attempt in `retryMs`. */
+  failed(server: string, error: SourceError, retryMs: number): void;
+  /** A sample was taken: its round trip, ms, and the backends stored. */
+  sampled(server: string, ms: number, backends: number, waitSamples: number): void;
+  /** Ticks passed while a sample (or its publish) was still running: those samples were not taken. */
+  skipped(server: string, ticks: number): void;
+}

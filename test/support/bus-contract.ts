@@ -5,7 +5,7 @@ import type { Bus, Family, Segment } from '../../ingest/bus/bus.js';
 import { segmentId } from '../../ingest/bus/bus.js';
 import { BusError } from '../../ingest/bus/bus-error.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { rowsOfRecords } from '../../ingest/rows/families.js';
+import { rowsOfRecords } from '../../ingest/families/registry.js';
 
 export interface BusContract {
   name: string;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Admin } from 'kafkajs';
 import { packageRoot } from '../../ingest/store/package-root.js';
+import { FAMILIES } from '../../ingest/families/registry.js';
 import { topicNames } from '../../ingest/bus/kafka-topics.js';
 
 const run = promisify(execFile);
@@ -81,7 +82,7 @@ export async function stopBroker(port?: number): Promise<void> {
  */
 export async function groupCaughtUp(admin: Admin, groupId: string, topicPrefix: string): Promise<boolean> {
   try {
-    const topics = topicNames(topicPrefix).families;
+    const topics = topicNames(topicPrefix, FAMILIES.names).families;
     for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
       const high = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
       for (const p of partitions) if (Math.max(0, Number(p.offset)) < (high.get(p.partition) ?? 0)) return false;

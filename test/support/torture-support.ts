@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Segment } from '../../ingest/bus/bus.js';
 import { rowsOf } from './segments.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { createFileSource, type FileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import { createFileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import type { Source } from '../../ingest/source/source.js';
 import { silentSourceEvents, type SourceEvents } from '../../ingest/source/source-events.js';
 import { tjSourceParts } from '../../ingest/source/tj/tj-source.js';
 import { scanCounter, type ScanCounter } from './source-scans.js';
@@ -107,7 +108,7 @@ export function recorder(): Recorder {
 export type SourceOverrides = Partial<Omit<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'>>;
 
 /** A source whose scans are counted: `scanned()` waits for it to have looked at the files again. */
-export type CountedSource = FileSource & Pick<ScanCounter, 'scanned'>;
+export type CountedSource = Source & Pick<ScanCounter, 'scanned'>;
 
 /**
  * A TJ source over `loc` with short intervals: 50 ms polls, files finished after 200 ms idle. `onScan` hears the

@@ -10,6 +10,7 @@ import { rowsOf } from '../../../test/support/segments.js';
 import { scanCounter } from '../../../test/support/source-scans.js';
 import { until, type CountedSource } from '../../../test/support/torture-support.js';
 import { createFileSource } from '../file-source.js';
+import { createAtopRowBuilder } from './atop-rows.js';
 import { silentSourceEvents } from '../source-events.js';
 import { atopSourceParts } from './atop-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
@@ -53,7 +54,7 @@ function source(file: string, cp: string, segments: Segment[]): CountedSource {
   const parts = atopSourceParts({ location: file, pattern: '*.txt', idle_finish_ms: 200 }, 'h');
   const scans = scanCounter();
   const source = createFileSource({
-    source: 'atop', family: 'atop', host: 'h', checkpointDir: cp, ...parts, discover: scans.counting(parts.discover),
+    source: 'atop', family: 'atop', createRows: createAtopRowBuilder, host: 'h', checkpointDir: cp, ...parts, discover: scans.counting(parts.discover),
     publish: async (s) => { segments.push(s); }, events: silentSourceEvents, mode: 'follow', pollIntervalMs: 50,
     segmentBytes: 1 << 20, maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 1,
   });

@@ -12,7 +12,8 @@ import type { SourceError } from '../../errors/errors.js';
 import { silentSourceEvents } from '../source-events.js';
 import { PgActivitySourceConfigSchema } from './config.js';
 import { createPgActivitySource } from './pg-activity-source.js';
-import type { PgActivityEvents } from './events.js';
+import { createPgActivityRowBuilder } from './pg-activity-rows.js';
+import type { PgActivityEvents } from '../source-events.js';
 import { PG_ACTIVITY, PG_WAIT_SAMPLES } from '../../../schemas/pg-activity-row.js';
 import { RowBinaryReader } from '../../../schemas/row-binary.js';
 import { missingPostgres, pgBinDir, testIf } from '../../../test/support/prerequisites.js';
@@ -39,6 +40,7 @@ function sampler(connection: string, extra: Record<string, unknown> = {}) {
   };
   const source = createPgActivitySource({
     config: PgActivitySourceConfigSchema.parse({ type: 'pg_activity', connection, ...extra }), host: 'db-host', mode: 'follow',
+    family: 'pg_activity', createRows: createPgActivityRowBuilder,
     publish: async (s) => { rec.segments.push(s); }, events: silentSourceEvents, activity,
   });
   return { source, rec };

@@ -9,7 +9,7 @@ import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
 import { createPgParser } from '../../../parsers/pg/index.js';
 import { compilePrefix } from '../../../parsers/pg/prefix.js';
 import type { PgStreamEvent } from '../../../schemas/pg-stream-event.js';
-import { createPgRowBuilder } from '../../rows/pg-rows.js';
+import { createPgRowBuilder } from './pg-rows.js';
 import { pgSourceParts } from './pg-source.js';
 import { startsNewEntry } from './pg-entry-boundary.js';
 

@@ -3,7 +3,10 @@
 import { createPgParser } from '../../../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
 import { compilePrefix } from '../../../parsers/pg/prefix.js';
-import type { FileSourceOptions } from '../file-source.js';
+import { createFileSource, type FileSourceOptions } from '../file-source.js';
+import type { Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import type { PgSourceConfig } from './pg-source-config.js';
 import { createEntryBoundaryParser, filePeeker } from './pg-entry-boundary.js';
 import { listPgLogFiles, type PgFileFormat } from './pg-log-files.js';
 import { watchPrefix } from './prefix-watch.js';
@@ -42,4 +45,16 @@ export function pgSourceParts(s: PgSourceSettings, host: string, prefixMismatch:
       return idleMs >= s.idle_finish_ms && allPaths.indexOf(path) < allPaths.length - 1;
     },
   };
+}
+
+/** A `pg` entry's source: what pg-family.ts loads once one is configured. */
+export function createSource(s: PgSourceConfig, ctx: SourceContext): Source {
+  return createFileSource({
+    ...ctx, ...ctx.read, source: s.type,
+    ...pgSourceParts({ ...s, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host, (path, lines) => ctx.events.prefixMismatch(path, lines, s.prefix)),
+  });
+}
+
+export function listFiles(s: PgSourceConfig): Promise<string[]> {
+  return listPgLogFiles(s.location, s.filename, s.format);
 }

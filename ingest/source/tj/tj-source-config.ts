@@ -10,6 +10,9 @@ export const TimeZone = z.string().refine(isValidTimeZone, {
   error: (issue) => `${JSON.stringify(issue.input)} is not an IANA zone; expected e.g. "Europe/Moscow"`,
 });
 
+/** Folders below the location that are searched: `<location>/<process>_<pid>/` and a few levels more for copied trees. */
+export const MAX_DEPTH = 6;
+
 export const TjSourceConfigSchema = z.strictObject({
   type: z.literal('tj'),
   /** The `location` of logcfg.xml: holds `<process>_<pid>/<yymmddhh>.log`; or one journal file. Required. */
