@@ -197,6 +197,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     events++;
     if (ev.name === 'DBPOSTGRS') {
       dbEvents++;
+      why.written(prop(ev, 'Sql') ?? '', ev.duration_us);
       perBackend.set(s.dbpid, (perBackend.get(s.dbpid) ?? 0) + 1);
       // log_min_duration_statement: 1C runs statements through libpq's unnamed prepared statements.
       if (ev.duration_us >= slowUs && prop(ev, 'Result') !== 'PGRES_FATAL_ERROR') {

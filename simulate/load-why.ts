@@ -16,18 +16,30 @@ export interface ExpectedWhyOperation extends CallSplit {
 export interface ExpectedWhy {
   /** Ordered by `us`, descending (names break ties in code-point order). */
   operations: ExpectedWhyOperation[];
-  /** The planted statement (tj-sql.ts DOMINANT) in its operation: its µs and share of the operation's DB µs. */
-  dominant: { operation: string; sql: string; count: number; us: number; share_of_db: number } | null;
+  /**
+   * The planted statement (tj-sql.ts DOMINANT) in its operation: its µs and share of the operation's DB µs; `written`
+   * counts every execution in the TJ, those of calls the run's end cut off (no CALL line) included.
+   */
+  dominant: { operation: string; sql: string; count: number; us: number; share_of_db: number; written: { count: number; us: number } } | null;
 }
 
 export interface WhyTally {
   add(operation: string, wallUs: number, call: SimCall): void;
+  /** Counts a DB statement as written, inside a finished call or not. */
+  written(sql: string, us: number): void;
   result(dominant: { operation: string; sql: string }): ExpectedWhy;
 }
 
 export function createWhyTally(): WhyTally {
   const ops = new Map<string, { calls: number; us: number; split: CallSplit; sql: Map<string, { count: number; us: number }> }>();
+  const written = new Map<string, { count: number; us: number }>();
   return {
+    written(sql, us) {
+      const w = written.get(sql) ?? { count: 0, us: 0 };
+      w.count++;
+      w.us += us;
+      written.set(sql, w);
+    },
     add(operation, wallUs, call) {
       let op = ops.get(operation);
       if (op === undefined) ops.set(operation, (op = { calls: 0, us: 0, split: { db_us: 0, lock_wait_us: 0, cpu_us: 0, thread_wait_us: 0, other_us: 0 }, sql: new Map() }));
@@ -51,7 +63,8 @@ export function createWhyTally(): WhyTally {
       return {
         operations,
         dominant: op === undefined || planted === undefined ? null
-          : { ...dominant, count: planted.count, us: planted.us, share_of_db: Math.round((planted.us / op.split.db_us) * 1000) / 1000 },
+          : { ...dominant, count: planted.count, us: planted.us, share_of_db: Math.round((planted.us / op.split.db_us) * 1000) / 1000,
+            written: written.get(dominant.sql) ?? { count: 0, us: 0 } },
       };
     },
   };

@@ -14,6 +14,9 @@ import { rowsCsv, rowsTable } from '../output/rows-output.js';
 import { fetchPgWaitsReport } from '../../queries/reports/pg-waits-report.js';
 import { pgWaitsText } from '../output/pg-waits-report-output.js';
 import { runCompare } from '../output/run-compare.js';
+import { fetchSqlReport } from '../../queries/reports/sql-report.js';
+import { fetchErrorsReport } from '../../queries/reports/errors-report.js';
+import { errorsText, sqlText } from '../output/sql-errors-output.js';
 import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
 import { reportParamsFromConfig } from '../../queries/reports/key-operation-params.js';
@@ -22,7 +25,7 @@ import { systemTimeZone } from '../../ingest/source/tj/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../queries/report-html/collect-page.js';
 import { writeReportPage } from '../../queries/report-html/render/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | sql | errors | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -54,6 +57,18 @@ const REPORTS: Record<string, Report> = {
     async render(rows, format) {
       const report = await fetchLocksReport(rows, { top: { regions: 20, contexts: 20 }, waits: true });
       return format === 'json' ? `${JSON.stringify(report)}\n` : locksText(report, format);
+    },
+  },
+  sql: {
+    async render(rows, format) {
+      const report = await fetchSqlReport(rows);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : sqlText(report, format);
+    },
+  },
+  errors: {
+    async render(rows, format) {
+      const report = await fetchErrorsReport(rows);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : errorsText(report, format);
     },
   },
 };

@@ -23,7 +23,8 @@ export const RetentionConfigSchema = z.strictObject({
   /** Days apdex_measurements keeps a measurement (small next to the journal). Default 400. */
   apdex_days: Days.default(400),
   /**
-   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute): what
+   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute,
+   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text): what
    * comparing runs across months reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
@@ -61,6 +62,10 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'apdex_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'atop_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'pg_wait_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'tj_sql_hour', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'tj_sql_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'tj_sql_context_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'tj_sql_text', key: 'rollup_days', column: 'ingested_at' },
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];

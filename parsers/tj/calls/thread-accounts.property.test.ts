@@ -8,6 +8,9 @@ import test from 'ava';
 import fc from 'fast-check';
 import { createThreadAccounts, type CallFact, type ClosedSplit } from './thread-accounts.js';
 
+/** The value type of an arbitrary. */
+type Of<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 interface ModelCall { thread: string; connect: string; start: number; end: number; logged: boolean; callThread: boolean; truth: number[] }
 
 const nestedArb = fc.record({
@@ -29,11 +32,11 @@ const callArb = fc.record({
 const timelineArb = fc.array(fc.array(callArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 });
 
 /** The facts of a timeline in file order (stable by end time, thread order for ties), and its calls' truth. */
-function build(threads: fc.Infer<typeof timelineArb>, allLogged = false): { facts: CallFact[]; calls: ModelCall[] } {
+function build(threads: Of<typeof timelineArb>, allLogged = false): { facts: CallFact[]; calls: ModelCall[] } {
   const calls: ModelCall[] = [];
   const connectFree = new Map<string, number>();
   let nextConnect = 100;
-  const planned: { thread: number; at: number; c: fc.Infer<typeof callArb> }[] = [];
+  const planned: { thread: number; at: number; c: Of<typeof callArb> }[] = [];
   threads.forEach((list, ti) => {
     let cursor = 1_000_000;
     for (const c of list) {
