@@ -79,6 +79,8 @@ const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName
   locks: { title: '1C managed-lock report', sections: ['locks'] },
   'pg-locks': { title: 'PostgreSQL lock report', sections: ['pg'] },
   'pg-waits': { title: 'PostgreSQL wait report', sections: ['pg_waits'] },
+  sql: { title: 'Top statements', sections: ['sql'] },
+  errors: { title: 'Errors', sections: ['errors'] },
   all: { title: 'Load test report', sections: SECTIONS },
 };
 
