@@ -108,10 +108,14 @@ export async function collectReportPage(windowRows: WindowRows, sections: readon
   if (want.has('sql')) {
     const report = await fetchSqlReport(rows);
     if (report.statements.length > 0 || alone) page.sql = report;
+    const [extent] = report.statements.length === 0 ? [] : await rows('sql-extent');
+    if (extent !== undefined) seen.push(n(extent.first_minute), n(extent.last_minute));
   }
   if (want.has('errors')) {
     const report = await fetchErrorsReport(rows);
     if (report.one_c.length + report.postgresql.length > 0 || alone) page.errors = report;
+    const times = [...report.one_c, ...report.postgresql].flatMap((e) => [e.first_ts, e.last_ts]).map((ts) => Math.floor(parseUtc(ts) / 60_000) * 60);
+    seen.push(...times);
   }
   if (want.has('changes')) {
     const changes = await collectChanges(rows, req.run, req.window);
