@@ -55,6 +55,9 @@ test('the run holds every kind of lock trouble, so the comparisons below cannot 
   t.true(expected.pg_episodes.some((e) => e.outcome === 'deadlock'));
   t.true(expected.apdex.operations.length >= 3);
   t.true(expected.apdex.operations.some((o) => o.frustrated > 0 && o.tolerating > 0));
+  t.true(expected.pg_episodes.some((e) => e.object === expected.relation_extension && e.mode === 'ExclusiveLock'));
+  t.true((expected.why.dominant?.share_of_db ?? 0) > 0.5);
+  t.deepEqual(expected.settings.map((c) => [c.name, c.during]), [['work_mem', null], ['random_page_cost', null], ['checkpoint_timeout', 'sim-2']]);
   const folders = readdirSync(join(out, 'tj'));
   t.true(folders.length >= 2 && folders.every((f) => /^rphost_\d+$/.test(f)), folders.join(' '));
 });
