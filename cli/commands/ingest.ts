@@ -40,8 +40,15 @@ export async function ingestCommand(argv: string[], log: Logger): Promise<number
   const errors = m.total('perfpipe_ingest_errors_total');
   const files = m.total('perfpipe_files_added_total');
   const where = pipeline.store.where;
+  // PostgreSQL logs no log_line_prefix fits were not read (each named with its lines above): a failure, not a success.
+  const unframed = m.total('perfpipe_pg_unframed_files_total');
   await pipeline.stop();
   process.stdout.write(`ingested ${events} events and ${errors} ingest errors from ${files} files (${mb(m.total('perfpipe_source_bytes_total'))} MB) in ${s.toFixed(1)} s, ${Math.round(events / s)} events/s, into ${where}\n`);
+  if (unframed > 0) {
+    process.stderr.write(`perfpipe: ${unframed} PostgreSQL log file${unframed === 1 ? ' was' : 's were'} not read: no log_line_prefix fits ${unframed === 1 ? 'its' : 'their'} first lines (named above); `
+      + 'give the server\'s with --pg-prefix (psql: SHOW log_line_prefix) and run the same ingest again\n');
+    return 1;
+  }
   return 0;
 }
 

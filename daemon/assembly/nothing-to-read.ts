@@ -32,7 +32,7 @@ export async function explainNothingToRead(s: SourceConfig): Promise<string | nu
   const seen = `it holds ${visible.slice(0, SHOWN_NAMES).join(', ')}${visible.length > SHOWN_NAMES ? ` and ${visible.length - SHOWN_NAMES} more` : ''}`;
   switch (s.type) {
     case 'pg':
-      return `${where}: no file matches the log_filename pattern ${JSON.stringify(destinationPattern(s.filename, s.format))} (format ${s.format}); ${seen}. `
+      return `${where}: no file matches the log_filename pattern ${JSON.stringify(destinationPattern(s.filename, s.format ?? 'stderr'))}${s.format ? ` (format ${s.format})` : ''}; ${seen}. `
         + 'Give the log file itself as the location, or its name pattern (--pg-filename, or filename: in the config)';
     case 'tj':
       return `${where}: no *.log file in it or in its folders (up to ${MAX_DEPTH} levels down); ${seen}`;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SourceEvents } from '../../ingest/source/source-events.js';
 import type { SinkEvents } from '../../ingest/sink/clickhouse-sink.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
+import { unframedMessage } from '../../ingest/source/pg/pg-file-readings.js';
 
 /** How often a condition that holds for a while (a full disk, too many files) is logged again. */
 const REPEAT_LOG_MS = 30_000;
@@ -50,6 +51,15 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics): Source
     prefixMismatch: (path, lines, prefix) => {
       m.inc('perfpipe_pg_prefix_mismatches_total', 'PostgreSQL logs whose first lines held no entry under the configured log_line_prefix', l);
       log.warn({ path, lines, prefix }, `none of the first ${lines} lines starts with the log_line_prefix '${prefix}': each is stored whole as an orphan line; give the server's own (psql: SHOW log_line_prefix) with --pg-prefix or the source's prefix`);
+    },
+    pgLogUnframed: (path, d) => {
+      m.inc('perfpipe_pg_unframed_files_total', 'PostgreSQL logs not read: no destination or log_line_prefix fits their first lines', l);
+      log.warn({ path, lines: d.lines, prefixed: d.prefixed, unframed: d.unframed }, unframedMessage(path, d));
+    },
+    pgPrefixDisagrees: (path, given, d, givenFramed) => {
+      m.inc('perfpipe_pg_prefix_disagreements_total', 'PostgreSQL logs whose first lines show another log_line_prefix than the one given', l);
+      log.warn({ path, given, found: d.prefix, givenFramed, foundFramed: d.framed, lines: d.lines },
+        `the log_line_prefix given ('${given}') frames ${givenFramed} of the first ${d.lines} lines of ${path}; they look written with '${d.prefix}' (${d.framed} lines). The given one is used; check it (psql: SHOW log_line_prefix), or leave it out to have it found`);
     },
     openFilesLimited: (open, waiting) => {
       m.inc('perfpipe_open_files_limited_total', 'Scans that left files unopened because max_open_files was reached', l);

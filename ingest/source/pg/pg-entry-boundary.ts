@@ -52,8 +52,9 @@ export function startsNewEntry(bytes: Buffer, matcher: PrefixMatcher): boolean |
   return null;
 }
 
+/** `matcher` gives the prefix of the parser `make` builds next (a young log's found prefix can change). */
 export function createEntryBoundaryParser(
-  make: (offset: number) => IncrementalParser<PgEvent>, offset: number, matcher: PrefixMatcher, peek: (offset: number) => Buffer | null,
+  make: (offset: number) => IncrementalParser<PgEvent>, offset: number, matcher: () => PrefixMatcher, peek: (offset: number) => Buffer | null,
 ): IncrementalParser<PgEvent> {
   let inner = make(offset);
   let pos = offset;
@@ -63,7 +64,7 @@ export function createEntryBoundaryParser(
       pos += chunk.length;
       if (chunk.length === 0 || chunk[chunk.length - 1] !== 10 || inner.settled >= pos) return out;
       const next = peek(pos);
-      if (next === null || startsNewEntry(next, matcher) !== true) return out;
+      if (next === null || startsNewEntry(next, matcher()) !== true) return out;
       const rest = inner.finish();
       inner = make(pos);
       return { events: [...out.events, ...rest.events], errors: [...out.errors, ...rest.errors] };
