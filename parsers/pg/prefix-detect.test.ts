@@ -23,7 +23,7 @@ test('pgBadger\'s prefix: empty values of a process without a session, the liter
     '2026-11-30 14:09:46 UTC [36]: [2-1] user=postgres,db=shop,app=psql,client=10.0.0.21 LOG:  duration: 2.280 ms  statement: END;',
     '2026-11-30 14:09:47 UTC [41]: [1-1] user=app,db=shop,app=pgbench,client=10.0.0.22 LOG:  duration: 0.168 ms  statement: BEGIN;',
     '2026-11-30 14:09:47 UTC [41]: [2-1] user=app,db=shop,app=pgbench,client=10.0.0.22 LOG:  duration: 0.2 ms  statement: END;',
-  ]), '%t [%p]: [%l-1] %quser=%u,db=%d,app=%a,client=%h ');
+  ]), '%t [%p]: [%l-1] user=%q%u,db=%d,app=%a,client=%h ');
 });
 
 test('the pid is the number inside %c, the line number the one that counts up within a process', (t) => {
@@ -33,6 +33,11 @@ test('the pid is the number inside %c, the line number the one that counts up wi
     '2026-11-30 14:09:45.300 UTC 15937 1 6b1135bd.3e41 LOG:  connection received: host=[local]',
     '2026-11-30 14:09:45.400 UTC 15932 3 6b1135bc.3e3c LOG:  duration: 0.1 ms  statement: COMMIT',
   ]), '%m %p %l %c ');
+});
+
+test('a prefix with %c and no %p still names the process: the pid is the hex after the dot', (t) => {
+  const lines = ['2026-11-30 14:09:45 UTC-6b1135bc.3e3c-LOG:  duration: 0.1 ms  statement: BEGIN', '2026-11-30 14:09:46 UTC-6b1135bd.3e41-LOG:  duration: 0.1 ms  statement: BEGIN'];
+  t.is(found(lines), '%t-%c-');
 });
 
 test('a value with spaces in some lines does not split the value in the prefix found', (t) => {
@@ -45,7 +50,7 @@ test('a stray line of an earlier prefix does not change the one found', (t) => {
   const lines = ['2026-11-30 14:09:45.100 UTC [15932] LOG:  parameter "log_line_prefix" changed'];
   for (let i = 0; i < 20; i++) lines.push(`2026-11-30 14:09:46 UTC:[local]:postgres@shop:[${16000 + i}]:LOG:  duration: 0.1 ms  statement: SELECT ${i}`);
   const d = detectPrefix(lines);
-  t.is(d.prefix, '%t%q:%h:%u@%d:[%p]:');
+  t.is(d.prefix, '%t:%q%h:%u@%d:[%p]:');
   t.deepEqual([d.framed, d.prefixed, d.unframed.map((u) => u.line)], [20, 21, [1]]);
 });
 

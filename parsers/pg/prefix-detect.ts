@@ -498,13 +498,14 @@ function foldGluedOnes(sh: Shape, rows: Array<{ values: (string | undefined)[] }
   return { lits, slots };
 }
 
-/** Where `%q` goes when the sample says nothing: before the literal text of the first session-only value, after its last space. */
+/**
+ * Where `%q` goes when the sample says nothing: right before the first session-only value, where the docs put it
+ * (`%m [%p] %q%u@%d `). Without a %q in the server's prefix, its background lines print that part with empty values,
+ * which the optional part still matches.
+ */
 function defaultCut(sh: Shape, letters: readonly string[]): Cut | null {
   const k = letters.findIndex((l) => SESSION_ONLY.has(l));
-  if (k < 0) return null;
-  const lit = sh.lits[k] as string;
-  const space = lit.lastIndexOf(' ');
-  return [k, space < 0 ? 0 : space + 1];
+  return k < 0 ? null : [k, (sh.lits[k] as string).length];
 }
 
 /**
@@ -553,7 +554,7 @@ export function detectPrefix(lines: readonly string[], offsets: readonly number[
   const whole = compilePrefix(render(shape, letters, null));
   const missed = heads.filter((h) => whole.match(h) === null);
   const usual = defaultCut(shape, letters);
-  const margin = Math.max(2, Math.ceil(0.01 * heads.length));
+  const margin = Math.max(1, Math.ceil(0.005 * heads.length));
   const c = bestCut(shape, missed.length, (cut) => countFramed(compilePrefix(render(shape, letters, cut)), missed), usual, margin);
   const prefix = render(shape, letters, c.cut);
   const matcher = compilePrefix(prefix);

@@ -156,6 +156,8 @@ export function compilePrefix(prefix: string): PrefixMatcher {
           case 115: f.session_start = v; break; // s
         }
       }
+      // `%c` is hex(start time).hex(pid): a prefix with %c and no %p still names the process (docs/pg-format.md §3).
+      if (f.pid === null && f.session_id !== null) f.pid = parseInt(f.session_id.slice(f.session_id.indexOf('.') + 1), 16);
       result.head = head;
       return result;
     },

@@ -10,7 +10,7 @@ import type { PgCluster } from './pg-cluster.js';
 export const SCENARIO_OUTCOMES = { acquired: 3, deadlock: 1, lock_timeout: 1, statement_timeout: 1 };
 /** The waiting sessions' application names and how each wait ends. */
 export const SCENARIO_WAITERS: Readonly<Record<string, string>> = {
-  chainB: 'acquired', chainC: 'acquired', dlRight: 'deadlock', impatient: 'lock_timeout', stmtTo: 'statement_timeout',
+  chainB: 'acquired', chainC: 'acquired', dlLeft: 'acquired', dlRight: 'deadlock', impatient: 'lock_timeout', stmtTo: 'statement_timeout',
 };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
