@@ -123,7 +123,7 @@ for (const c of CASES) {
     for (const [outcome, n] of Object.entries(outcomes)) t.true(n <= (SCENARIO_OUTCOMES[outcome as keyof typeof SCENARIO_OUTCOMES] ?? 0), `${n} ${outcome}`);
     t.true(episodes.length >= 5, `${episodes.length} episodes: ${JSON.stringify(outcomes)}`);
     if (c.prefix.includes('%a')) {
-      for (const e of episodes) t.is<string | undefined>(e.outcome, SCENARIO_WAITERS[e.application ?? ''], `${e.application}`);
+      for (const e of episodes) t.is(e.outcome as string | undefined, SCENARIO_WAITERS[e.application ?? ''], `${e.application}`);
     }
   });
 }
