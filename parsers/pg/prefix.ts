@@ -60,7 +60,7 @@ const SHAPES: Readonly<Record<string, string>> = {
 };
 // `%b` values hold spaces (`client backend`) and are followed by other free text in real prefixes
 // (`type=%b %q%u@%d`): the known backend types are tried whole first, anything else lazily (bgworker names).
-const BACKEND_TYPES = [
+export const BACKEND_TYPES = [
   'client backend', 'autovacuum launcher', 'autovacuum worker', 'background writer', 'background worker',
   'logical replication launcher', 'logical replication worker', 'parallel worker', 'standalone backend',
   'not initialized', 'slotsync worker', 'walsummarizer', 'walwriter', 'walsender', 'walreceiver', 'checkpointer',
