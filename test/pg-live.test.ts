@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
 import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
-import { logFiles, markEnd, prepareScenario, scenario, SCENARIO_OUTCOMES, until, waitFor } from './support/pg-scenario.js';
+import { logFiles, markEnd, prepareScenario, scenario, SCENARIO_OUTCOMES, SCENARIO_SETTINGS, until, waitFor } from './support/pg-scenario.js';
 import { firstMissing, missingLocale, missingPostgres, missingPrograms, pgBinDir, testIf } from './support/prerequisites.js';
 
 const bin = pgBinDir();
@@ -43,11 +43,7 @@ async function rotate(c: PgCluster, dir: string): Promise<void> {
 
 test.before(async () => {
   if (bin === null) return;
-  cluster = startPgCluster(bin, {
-    logging_collector: 'on', log_directory: "'log'", log_filename: "'postgresql-%Y-%m-%d_%H%M%S.log'",
-    log_lock_waits: 'on', deadlock_timeout: "'100ms'", log_min_duration_statement: '0', log_temp_files: '0',
-    lc_messages: "'C'", autovacuum: 'off', log_checkpoints: 'off', shared_buffers: "'16MB'",
-  });
+  cluster = startPgCluster(bin, SCENARIO_SETTINGS);
   await prepareScenario(cluster);
   for (const phase of PHASES) {
     if (missing(phase) !== null) continue;

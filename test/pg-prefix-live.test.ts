@@ -12,7 +12,7 @@ import { createLockEpisodeBuilder } from '../parsers/pg/lock-episodes.js';
 import { DETECT_HEAD_BYTES, detectPgLog } from '../parsers/pg/log-detect.js';
 import type { PgEvent } from '../schemas/pg-event.js';
 import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
-import { logFiles, markEnd, prepareScenario, scenario, SCENARIO_OUTCOMES, SCENARIO_WAITERS, waitFor } from './support/pg-scenario.js';
+import { logFiles, markEnd, prepareScenario, scenario, SCENARIO_OUTCOMES, SCENARIO_SETTINGS, SCENARIO_WAITERS, waitFor } from './support/pg-scenario.js';
 import { firstMissing, missingLocale, missingPostgres, pgBinDir, testIf } from './support/prerequisites.js';
 
 interface Case {
@@ -51,11 +51,7 @@ const logDir = (c: Case): string => join(cluster?.dir ?? '', `log-${c.name}`);
 
 test.before(async () => {
   if (bin === null) return;
-  cluster = startPgCluster(bin, {
-    logging_collector: 'on', log_directory: "'log'", log_filename: "'postgresql-%Y-%m-%d_%H%M%S.log'",
-    log_lock_waits: 'on', deadlock_timeout: "'100ms'", log_min_duration_statement: '0', log_temp_files: '0',
-    lc_messages: "'C'", autovacuum: 'off', log_checkpoints: 'on', shared_buffers: "'16MB'",
-  });
+  cluster = startPgCluster(bin, { ...SCENARIO_SETTINGS, log_checkpoints: 'on' });
   await prepareScenario(cluster);
   await cluster.psql(['CREATE ROLE usr1cv8 LOGIN', 'CREATE DATABASE erp_2026 OWNER usr1cv8']);
   for (const c of CASES) {

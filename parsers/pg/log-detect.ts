@@ -30,6 +30,9 @@ export interface PgLogDetection {
 }
 
 const CTX: FileContext = { host: '', source: 'pg', file: '', file_key: '', offset: 0 };
+const RECORD_BYTES = 64 * 1024;
+/** A csvlog record begins with its log_time (milliseconds and a zone) and a comma. */
+const CSV_START = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [^,]*,/;
 
 /** Records `reader` reads whole (with a severity) out of `bytes`, and the errors it gives. */
 function readRecords(reader: EntryReader, bytes: Buffer): { records: number; errors: number } {
@@ -60,16 +63,19 @@ export function headLines(head: Buffer, complete: boolean): { lines: string[]; o
  */
 export function detectPgLog(head: Buffer, complete: boolean): PgLogDetection {
   const { lines, offsets, bytes } = headLines(head, complete);
-  const whole = head.subarray(0, bytes);
-  const nonBlank = lines.filter((l) => l.trim() !== '').length;
+  // Records are told apart in the first 64 KiB: a csvlog or jsonlog shows itself from its first records on.
+  const recordsEnd = bytes <= RECORD_BYTES ? bytes : head.lastIndexOf(10, RECORD_BYTES) + 1;
+  const first = head.subarray(0, recordsEnd > 0 ? recordsEnd : bytes);
+  const nonBlank = headLines(first, first.length === bytes && complete).lines.filter((l) => l.trim() !== '').length;
   const unframed: UnframedLine[] = [];
-  if (nonBlank > 0 && whole.includes(123)) {
-    const json = readRecords(createJsonlogReader(CTX), whole);
+  const start = lines.find((l) => l.trim() !== '') ?? '';
+  if (nonBlank > 0 && start.trimStart().startsWith('{')) {
+    const json = readRecords(createJsonlogReader(CTX), first);
     if (json.records > 0 && json.records >= 0.5 * nonBlank) return { format: 'jsonlog', prefix: null, lines: nonBlank, prefixed: 0, framed: json.records, unframed };
   }
-  if (nonBlank > 0 && whole.includes(44)) {
+  if (nonBlank > 0 && CSV_START.test(start)) {
     // A csv record may span lines: most records, and few errors, rather than most lines.
-    const csv = readRecords(createCsvlogReader(CTX), whole);
+    const csv = readRecords(createCsvlogReader(CTX), first);
     if (csv.records > 0 && csv.records >= 2 * csv.errors) return { format: 'csvlog', prefix: null, lines: nonBlank, prefixed: 0, framed: csv.records, unframed };
   }
   const d = detectPrefix(lines, offsets);

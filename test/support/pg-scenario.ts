@@ -13,6 +13,13 @@ export const SCENARIO_WAITERS: Readonly<Record<string, string>> = {
   chainB: 'acquired', chainC: 'acquired', dlLeft: 'acquired', dlRight: 'deadlock', impatient: 'lock_timeout', stmtTo: 'statement_timeout',
 };
 
+/** Server settings the scenario's conflicts are logged under: the collector, lock waits past 100 ms, every statement. */
+export const SCENARIO_SETTINGS: Readonly<Record<string, string>> = {
+  logging_collector: 'on', log_directory: "'log'", log_filename: "'postgresql-%Y-%m-%d_%H%M%S.log'",
+  log_lock_waits: 'on', deadlock_timeout: "'100ms'", log_min_duration_statement: '0', log_temp_files: '0',
+  lc_messages: "'C'", autovacuum: 'off', log_checkpoints: 'off', shared_buffers: "'16MB'",
+};
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** SQL that returns once `condition` holds, re-reading pg_stat_activity (a transaction keeps one snapshot of it). */
