@@ -1,5 +1,6 @@
 // Writes everything a 1C load test on PostgreSQL leaves on disk, consistent across files, plus expected.json:
 //   tj/<process>_<pid>/<yymmddhh>.log   the technological journal of every rphost (tj-writer.ts, tj-layout.ts)
+//   tj/timezone.txt                       the zone of the journal's local times, for ingest (parsers/tj/zone-file.ts)
 //   pg/postgresql-<date>_<time>.log      the PostgreSQL stderr log: slow statements and lock waits (pg-log-writer.ts)
 //   atop/atop.txt                         `atop -P` samples of the database host (atop-writer.ts)
 //   apdex/export.xml                      the performance-evaluation export of the key operations (apdex-export.ts)
@@ -26,6 +27,7 @@ import { createWhyTally } from './load-why.js';
 import { planRuns, POSTMASTER_PID } from './load-runs.js';
 import { DOMINANT } from './tj-sql.js';
 import { EXTENSION_OIDS } from './load-conflicts.js';
+import { systemTimeZone, TJ_ZONE_FILE, zoneFileText } from '../parsers/tj/zone-file.js';
 
 export interface LoadTestOptions {
   out: string;
@@ -38,7 +40,7 @@ export interface LoadTestOptions {
   realtime?: boolean;
   /** First instant (default 2026-11-30 09:00 UTC; now with `realtime`). */
   start?: Date;
-  /** IANA zone of the 1C server's clock. Default Europe/Moscow. */
+  /** IANA zone of the 1C server's clock. Default this machine's, the one ingest assumes for a TJ without a zone file. */
   timeZone?: string;
   /** The PostgreSQL server's `log_line_prefix`. Default Debian's `%m [%p] %q%u@%d `. */
   pgPrefix?: string;
@@ -78,10 +80,12 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
   const start = o.start ?? (o.realtime ? new Date() : DEFAULT_START);
   const startUs = start.getTime() * 1000;
   const endUs = startUs + o.durationMs * 1000;
-  const tz = o.timeZone ?? 'Europe/Moscow';
+  const tz = o.timeZone ?? systemTimeZone();
   const plan = planLoad({ seed: o.seed, users: o.users, startUs, endUs, rate: o.rate, conflictsPerMinute: o.conflictsPerMinute ?? 4 });
   const clock = createLocalClock(tz);
   const tjDir = join(o.out, 'tj');
+  mkdirSync(tjDir, { recursive: true });
+  writeFileSync(join(tjDir, TJ_ZONE_FILE), zoneFileText(tz));
   const files = createFileAppender((path) => (path.startsWith(`${tjDir}/`) ? UTF8_BOM : ''));
   const pgWriter = createPgLogWriter(o.pgPrefix ?? DEBIAN_PREFIX);
   const pgPath = join(o.out, 'pg', pgFileName(start));

@@ -84,6 +84,9 @@ const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName
   all: { title: 'Load test report', sections: SECTIONS },
 };
 
+/** Every report `perfpipe report` runs (perfpipe --help names each: cli/main.test.ts). */
+export const REPORT_NAMES: readonly string[] = [...new Set([...Object.keys(REPORTS), ...Object.keys(HTML_PAGES), 'run-compare', 'runs'])];
+
 interface HtmlFlags { html?: string | undefined; tz?: string | undefined; format?: string | undefined }
 
 /** The page's time zone (default the machine's), checked before any query runs; --html excludes --format. */
@@ -109,7 +112,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
     return reportRunsCommand(values, values.html === undefined ? null : htmlZone(values));
   }
   const report = REPORTS[name];
-  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'all', 'run-compare', 'runs'].join(', ')}`);
+  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${REPORT_NAMES.join(', ')}`);
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
   if (values.html !== undefined) return htmlCommand(name, values.html, htmlZone(values), values);
   if (report === undefined) throw new ConfigError(`report ${name}: the full report is an HTML page; give --html FILE`);
