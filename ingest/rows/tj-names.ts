@@ -1,8 +1,12 @@
-// Property names of TJ events looked up by their bytes: the byte-level row encoder (tj-row-encoder.ts) finds a
-// name's column without making a string of it. A journal uses some hundred distinct names, each decoded once.
+// Which tj_events column a TJ property name fills, and by which rule: what the row encoder (tj-column-writer.ts)
+// keeps beside each property name the scanner interns (parsers/tj/property-names.ts).
+//
+// Why here and not in parsers/tj/: a property's name and where its value is are TJ syntax, and the parser finds them;
+// that `t:connectID` becomes a UInt64 column and an id of 21 digits stays text in `props` is the layout of one table.
+// These rules are tj-event-to-row.ts's COLUMN_OF on bytes, and sit beside it so the two are changed together.
 import { ID_COLUMNS, NULLABLE_INT_COLUMNS, STRING_COLUMNS, TJ_EVENTS } from '../../schemas/tj-row.js';
 
-/** How a property's value fills its column (schemas/tj-row.ts's COLUMN_OF, rule by rule). */
+/** How a property's value fills its column (tj-event-to-row.ts's COLUMN_OF, rule by rule). */
 export const Rule = {
   /** No column: the value goes to `props`. */
   props: 0,
@@ -20,18 +24,13 @@ export const Rule = {
 } as const;
 export type Rule = (typeof Rule)[keyof typeof Rule];
 
-export interface TjName {
-  bytes: Buffer;
-  name: string;
+export interface ColumnRule {
   rule: Rule;
   /** The column it fills (index in TJ_EVENTS), -1 for props. */
   column: number;
-  /** Number of the event that last used this name: a repeat within one event is found without a set. */
-  seenIn: number;
-  next: TjName | null;
 }
 
-const RULES = new Map<string, { rule: Rule; column: number }>();
+const RULES = new Map<string, ColumnRule>();
 for (const [name, column] of Object.entries(STRING_COLUMNS)) RULES.set(name, { rule: Rule.string, column: TJ_EVENTS.indexOf(column) });
 for (const [name, column] of Object.entries(ID_COLUMNS)) RULES.set(name, { rule: Rule.id, column: TJ_EVENTS.indexOf(column) });
 for (const [name, column] of Object.entries(NULLABLE_INT_COLUMNS)) RULES.set(name, { rule: Rule.nullableInt, column: TJ_EVENTS.indexOf(column) });
@@ -40,32 +39,9 @@ RULES.set('Trans', { rule: Rule.trans, column: TJ_EVENTS.indexOf('trans') });
 RULES.set('Regions', { rule: Rule.regions, column: TJ_EVENTS.indexOf('regions') });
 RULES.set('WaitConnections', { rule: Rule.waitConnections, column: TJ_EVENTS.indexOf('wait_connections') });
 
-/** FNV-1a over `buf[start, end)`. */
-export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ (buf[i] as number), 0x01000193);
-  return h >>> 0;
-}
+const TO_PROPS: ColumnRule = { rule: Rule.props, column: -1 };
 
-/** Whether `a` equals `b[start, end)`: a loop, since a native compare costs more than a short name (profiled). */
-function sameBytes(a: Buffer, b: Buffer, start: number, end: number): boolean {
-  if (a.length !== end - start) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false;
-  return true;
-}
-
-export class TjNames {
-  readonly #byHash = new Map<number, TjName>();
-
-  /** The name at `buf[start, end)`, whose FNV-1a hash is `hash`. */
-  get(buf: Buffer, start: number, end: number, hash: number): TjName {
-    const first = this.#byHash.get(hash);
-    for (let n = first ?? null; n !== null; n = n.next) if (sameBytes(n.bytes, buf, start, end)) return n;
-    const bytes = Buffer.from(buf.subarray(start, end));
-    const name = bytes.toString('utf8');
-    const rule = RULES.get(name) ?? { rule: Rule.props, column: -1 };
-    const entry: TjName = { bytes, name, rule: rule.rule, column: rule.column, seenIn: 0, next: first ?? null };
-    this.#byHash.set(hash, entry);
-    return entry;
-  }
+/** The rule of a property name (what the scanner keeps as the name's meaning). */
+export function columnRule(name: string): ColumnRule {
+  return RULES.get(name) ?? TO_PROPS;
 }

@@ -93,3 +93,8 @@ export function lineEnds(f: Uint8Array, s: number, e: number): [number, number, 
   }
   return [first[0], first[1], first[0], first[1]];
 }
+
+/** The ASCII characters String.prototype.trim removes. */
+export function isAsciiSpace(b: number): boolean {
+  return b === 0x20 || (b >= 0x09 && b <= 0x0d);
+}

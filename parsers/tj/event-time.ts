@@ -93,7 +93,7 @@ export class IsoMicrosFormatter {
     let frac = this.frac(us);
     const prefix = this.prefixBytes;
     for (let i = 0; i < prefix.length; i++) buf[o++] = prefix[i] as number;
-    for (let i = o + 5; i >= o; i--, frac = Math.floor(frac / 10)) buf[i] = 0x30 + (frac % 10);
+    for (let i = o + 5; i >= o; i--, frac = (frac / 10) | 0) buf[i] = 0x30 + (frac % 10); // frac < 10^6
     buf[o + 6] = 0x5a; // Z
     return o + 7;
   }

@@ -1,0 +1,74 @@
+// Where an event's properties are in its bytes, as the framer (framing.ts) finds them: per property the name's
+// range, the value's range (inside the quotes for a quoted value) and flags saying what reading the value must undo.
+// Offsets are from the event's first byte, so they stay true when the framer's window moves.
+
+/** The quoted value holds a doubled `'` (or `"`): each pair is one quote of the value (docs/tj-format.md §3.1). */
+export const DOUBLED_SQUOTE = 1;
+export const DOUBLED_DQUOTE = 2;
+/** The quoted value holds CRLF, which is read as LF (set by the scanner, event-scanner.ts, not by the framer). */
+export const CRLF_INSIDE = 4;
+/** The value was quoted. */
+export const QUOTED = 8;
+
+const STRIDE = 5;
+const NAME_START = 0;
+const NAME_END = 1;
+const VALUE_START = 2;
+const VALUE_END = 3;
+const FLAGS = 4;
+
+export class PropertyRanges {
+  count = 0;
+  /** STRIDE numbers a property: name start, name end, value start, value end, flags. */
+  private list = new Int32Array(64 * STRIDE);
+
+  nameStart(i: number): number { return this.list[i * STRIDE + NAME_START] as number; }
+  nameEnd(i: number): number { return this.list[i * STRIDE + NAME_END] as number; }
+  valueStart(i: number): number { return this.list[i * STRIDE + VALUE_START] as number; }
+  valueEnd(i: number): number { return this.list[i * STRIDE + VALUE_END] as number; }
+  flags(i: number): number { return this.list[i * STRIDE + FLAGS] as number; }
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** A property whose name is `[nameStart, nameEnd)` and whose unquoted value starts at `valueStart`. */
+  add(nameStart: number, nameEnd: number, valueStart: number): void {
+    let at = this.count * STRIDE;
+    if (at + STRIDE > this.list.length) {
+      const grown = new Int32Array(this.list.length * 2);
+      grown.set(this.list);
+      this.list = grown;
+    }
+    this.count++;
+    const l = this.list;
+    l[at++] = nameStart;
+    l[at++] = nameEnd;
+    l[at++] = valueStart;
+    l[at++] = valueStart;
+    l[at] = 0;
+  }
+
+  /** The last property's value is quoted: it starts at `start`, after the quote. */
+  valueFrom(start: number): void {
+    const at = (this.count - 1) * STRIDE;
+    this.list[at + VALUE_START] = start;
+    this.list[at + FLAGS] = QUOTED;
+  }
+
+  /** The last property's value ends at `end`. */
+  valueTo(end: number): void {
+    this.list[(this.count - 1) * STRIDE + VALUE_END] = end;
+  }
+
+  /** Adds flags to the last property. */
+  flag(flags: number): void {
+    this.flagAt(this.count - 1, flags);
+  }
+
+  /** Adds flags to property `i`. */
+  flagAt(i: number, flags: number): void {
+    const at = i * STRIDE + FLAGS;
+    this.list[at] = (this.list[at] as number) | flags;
+  }
+}
