@@ -1,6 +1,7 @@
-// Byte-level forms of the string rules schemas/tj-row.ts applies to a TJ value: a quoted value's doubled quote
-// and CRLF undone while copying (parsers/tj/properties.ts), and String.prototype.trim's notion of whitespace on
-// UTF-8 bytes (Context's first and last lines), so that both paths write the same bytes.
+// Byte-level forms of the string rules a TJ value meets on its way to a tj_events row (tj-event-to-row.ts): a quoted
+// value's doubled quote and CRLF undone while copying (as parsers/tj/properties.ts reads them; the scanner's flags say
+// which, parsers/tj/property-ranges.ts), and String.prototype.trim's notion of whitespace on UTF-8 bytes (Context's
+// first and last lines, Regions and WaitConnections items), so that both paths write the same bytes.
 import type { RowBinaryWriter } from '../../schemas/row-binary.js';
 
 const CR = 0x0d;
