@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { createTjNdjsonEncoder } from '../cli/ndjson/tj-ndjson.js';
 import type { NdjsonPiece } from '../cli/ndjson/ndjson-encoder.js';
 import { createTjRowParser } from '../ingest/rows/tj-row-encoder.js';
-import { createTjRowBuilder } from '../ingest/rows/tj-rows.js';
+import { createTjRowBuilder } from '../ingest/source/tj/tj-rows.js';
 import { processFromPath, tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
 import type { TjFileContext } from '../parsers/tj/index.js';
 import { RowBinaryReader, RowBinaryWriter } from '../schemas/row-binary.js';
