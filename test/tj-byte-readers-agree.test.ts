@@ -1,5 +1,5 @@
 // The two byte-level readers of TJ share one scanner (parsers/tj/event-scanner.ts): the row encoder of `ingest`
-// (ingest/rows/tj-row-encoder.ts) and the JSON writer of `parse tj` (cli/ndjson/tj-ndjson.ts). For the same journal,
+// (ingest/source/tj/tj-row-encoder.ts) and the JSON writer of `parse tj` (cli/ndjson/tj-ndjson.ts). For the same journal,
 // the rows the encoder writes are the rows the reference mapping (tjEventToRow) makes of the events `parse tj` prints:
 // the same events, the same typed columns, the same props (compared as sets of keys, since `parse tj` prints a
 // repeated name's values as one array and a JSON object puts names of digits first). An event with a name holding
@@ -9,9 +9,9 @@ import test from 'ava';
 import fc from 'fast-check';
 import { createTjNdjsonEncoder } from '../cli/ndjson/tj-ndjson.js';
 import type { NdjsonPiece } from '../cli/ndjson/ndjson-encoder.js';
-import { createTjRowParser } from '../ingest/rows/tj-row-encoder.js';
+import { createTjRowParser } from '../ingest/source/tj/tj-row-encoder.js';
 import { createTjRowBuilder } from '../ingest/source/tj/tj-rows.js';
-import { processFromPath, tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
+import { processFromPath, tjEventToRow } from '../ingest/source/tj/tj-event-to-row.js';
 import type { TjFileContext } from '../parsers/tj/index.js';
 import { RowBinaryReader, RowBinaryWriter } from '../schemas/row-binary.js';
 import type { TjEvent, TjEventJson } from '../schemas/tj-event.js';

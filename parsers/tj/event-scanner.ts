@@ -1,5 +1,5 @@
 // The byte-level reader of a framed TJ event, shared by every reader that works on bytes: the row encoder
-// (ingest/rows/tj-row-encoder.ts) and `parse tj`'s JSON writer (cli/ndjson/tj-event-json.ts). It reads the header
+// (ingest/source/tj/tj-row-encoder.ts) and `parse tj`'s JSON writer (cli/ndjson/tj-event-json.ts). It reads the header
 // from digits and names the properties the framer found (framing.ts, property-ranges.ts), without decoding a value;
 // the reader then copies each value's bytes where it belongs.
 //

@@ -3,15 +3,15 @@
 // (parsers/tj/event-scanner.ts), and the column writer copies each value where its row wants it (tj-column-writer.ts).
 //
 // An event the scanner or the column writer declines goes through the string path (createTjFrameDecoder +
-// tjEventToRow), which also writes its errors; ingest/rows/tj-row-encoder.test.ts holds both paths to identical bytes
+// tjEventToRow), which also writes its errors; ingest/source/tj/tj-row-encoder.test.ts holds both paths to identical bytes
 // on generated and corpus journals.
-import type { IncrementalParser, ParseOutput } from '../../parsers/parser.js';
-import { TjEventScanner } from '../../parsers/tj/event-scanner.js';
-import { Found, TjFramer } from '../../parsers/tj/framing.js';
-import { createTjFrameDecoder, type TjFileContext } from '../../parsers/tj/tj-parser.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
-import type { RowBinaryWriter } from '../../schemas/row-binary.js';
-import { TJ_EVENTS } from '../../schemas/tj-row.js';
+import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js';
+import { TjEventScanner } from '../../../parsers/tj/event-scanner.js';
+import { Found, TjFramer } from '../../../parsers/tj/framing.js';
+import { createTjFrameDecoder, type TjFileContext } from '../../../parsers/tj/tj-parser.js';
+import type { IngestError } from '../../../schemas/ingest-error.js';
+import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
+import { TJ_EVENTS } from '../../../schemas/tj-row.js';
 import { TjColumnWriter } from './tj-column-writer.js';
 import { processFromPath, tjEventToRow } from './tj-event-to-row.js';
 import { columnRule } from './tj-names.js';

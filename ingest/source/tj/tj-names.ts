@@ -4,7 +4,7 @@
 // Why here and not in parsers/tj/: a property's name and where its value is are TJ syntax, and the parser finds them;
 // that `t:connectID` becomes a UInt64 column and an id of 21 digits stays text in `props` is the layout of one table.
 // These rules are tj-event-to-row.ts's COLUMN_OF on bytes, and sit beside it so the two are changed together.
-import { ID_COLUMNS, NULLABLE_INT_COLUMNS, STRING_COLUMNS, TJ_EVENTS } from '../../schemas/tj-row.js';
+import { ID_COLUMNS, NULLABLE_INT_COLUMNS, STRING_COLUMNS, TJ_EVENTS } from '../../../schemas/tj-row.js';
 
 /** How a property's value fills its column (tj-event-to-row.ts's COLUMN_OF, rule by rule). */
 export const Rule = {

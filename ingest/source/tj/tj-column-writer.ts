@@ -6,13 +6,13 @@
 // The rules are tj-event-to-row.ts's, byte for byte (tj-names.ts says which column a name fills). A value this
 // writer does not take on itself — a name with `#`, non-ASCII inside Regions or WaitConnections, numbers beyond 15
 // digits — makes `take` decline the event, and the row encoder (tj-row-encoder.ts) sends it the string path.
-import type { TjEventScanner } from '../../parsers/tj/event-scanner.js';
-import { REPEATED } from '../../parsers/tj/event-scanner.js';
-import { CRLF_INSIDE, DOUBLED_DQUOTE, DOUBLED_SQUOTE } from '../../parsers/tj/property-ranges.js';
-import { hashBytes, type TjName } from '../../parsers/tj/property-names.js';
-import { sqlHash } from '../../parsers/tj/sql-shape.js';
-import { RowBinaryWriter } from '../../schemas/row-binary.js';
-import { TJ_EVENTS } from '../../schemas/tj-row.js';
+import type { TjEventScanner } from '../../../parsers/tj/event-scanner.js';
+import { REPEATED } from '../../../parsers/tj/event-scanner.js';
+import { CRLF_INSIDE, DOUBLED_DQUOTE, DOUBLED_SQUOTE } from '../../../parsers/tj/property-ranges.js';
+import { hashBytes, type TjName } from '../../../parsers/tj/property-names.js';
+import { sqlHash } from '../../../parsers/tj/sql-shape.js';
+import { RowBinaryWriter } from '../../../schemas/row-binary.js';
+import { TJ_EVENTS } from '../../../schemas/tj-row.js';
 import { contextEnds, processFromPath } from './tj-event-to-row.js';
 import { type ColumnRule, Rule } from './tj-names.js';
 import { copyValue, isAsciiSpace, lineEnds, valueLength } from './tj-value-bytes.js';

@@ -5,12 +5,12 @@ import test from 'ava';
 import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTjParser, hourFromFileName, type TjFileContext } from '../../parsers/tj/index.js';
-import type { IngestError } from '../../schemas/ingest-error.js';
+import { createTjParser, hourFromFileName, type TjFileContext } from '../../../parsers/tj/index.js';
+import type { IngestError } from '../../../schemas/ingest-error.js';
 import { createTjRowParser } from './tj-row-encoder.js';
-import { createTjRowBuilder } from '../source/tj/tj-rows.js';
-import { corpusDir, missingCorpus, testIf } from '../../test/support/prerequisites.js';
-import { cutAt, tjJournal } from '../../test/support/tj-journals.js';
+import { createTjRowBuilder } from './tj-rows.js';
+import { corpusDir, missingCorpus, testIf } from '../../../test/support/prerequisites.js';
+import { cutAt, tjJournal } from '../../../test/support/tj-journals.js';
 
 interface Result { body: Buffer; records: number; errors: IngestError[] }
 

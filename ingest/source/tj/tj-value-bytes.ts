@@ -2,7 +2,7 @@
 // value's doubled quote and CRLF undone while copying (as parsers/tj/properties.ts reads them; the scanner's flags say
 // which, parsers/tj/property-ranges.ts), and String.prototype.trim's notion of whitespace on UTF-8 bytes (Context's
 // first and last lines, Regions and WaitConnections items), so that both paths write the same bytes.
-import type { RowBinaryWriter } from '../../schemas/row-binary.js';
+import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -72,7 +72,7 @@ function trimmed(f: Uint8Array, s: number, e: number): [number, number] {
 
 /**
  * The first and last lines of `f[s, e)` that are not blank, trimmed, as `[firstStart, firstEnd, lastStart, lastEnd]`
- * (empty ranges when every line is blank): contextEnds of ingest/rows/tj-event-to-row.ts on bytes.
+ * (empty ranges when every line is blank): contextEnds of tj-event-to-row.ts on bytes.
  */
 export function lineEnds(f: Uint8Array, s: number, e: number): [number, number, number, number] {
   let first: [number, number] = [s, s];
