@@ -10,23 +10,20 @@ export const CRLF_INSIDE = 4;
 /** The value was quoted. */
 export const QUOTED = 8;
 
+/** Where each number of a property sits among its STRIDE. */
+const At = { nameStart: 0, nameEnd: 1, valueStart: 2, valueEnd: 3, flags: 4 } as const;
 const STRIDE = 5;
-const NAME_START = 0;
-const NAME_END = 1;
-const VALUE_START = 2;
-const VALUE_END = 3;
-const FLAGS = 4;
 
 export class PropertyRanges {
   count = 0;
   /** STRIDE numbers a property: name start, name end, value start, value end, flags. */
   private list = new Int32Array(64 * STRIDE);
 
-  nameStart(i: number): number { return this.list[i * STRIDE + NAME_START] as number; }
-  nameEnd(i: number): number { return this.list[i * STRIDE + NAME_END] as number; }
-  valueStart(i: number): number { return this.list[i * STRIDE + VALUE_START] as number; }
-  valueEnd(i: number): number { return this.list[i * STRIDE + VALUE_END] as number; }
-  flags(i: number): number { return this.list[i * STRIDE + FLAGS] as number; }
+  nameStart(i: number): number { return this.list[i * STRIDE + At.nameStart] as number; }
+  nameEnd(i: number): number { return this.list[i * STRIDE + At.nameEnd] as number; }
+  valueStart(i: number): number { return this.list[i * STRIDE + At.valueStart] as number; }
+  valueEnd(i: number): number { return this.list[i * STRIDE + At.valueEnd] as number; }
+  flags(i: number): number { return this.list[i * STRIDE + At.flags] as number; }
 
   clear(): void {
     this.count = 0;
@@ -52,13 +49,13 @@ export class PropertyRanges {
   /** The last property's value is quoted: it starts at `start`, after the quote. */
   valueFrom(start: number): void {
     const at = (this.count - 1) * STRIDE;
-    this.list[at + VALUE_START] = start;
-    this.list[at + FLAGS] = QUOTED;
+    this.list[at + At.valueStart] = start;
+    this.list[at + At.flags] = QUOTED;
   }
 
   /** The last property's value ends at `end`. */
   valueTo(end: number): void {
-    this.list[(this.count - 1) * STRIDE + VALUE_END] = end;
+    this.list[(this.count - 1) * STRIDE + At.valueEnd] = end;
   }
 
   /** Adds flags to the last property. */
@@ -68,7 +65,7 @@ export class PropertyRanges {
 
   /** Adds flags to property `i`. */
   flagAt(i: number, flags: number): void {
-    const at = i * STRIDE + FLAGS;
+    const at = i * STRIDE + At.flags;
     this.list[at] = (this.list[at] as number) | flags;
   }
 }
