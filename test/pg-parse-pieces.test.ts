@@ -10,7 +10,8 @@ import { createLockEpisodeBuilder } from '../parsers/pg/lock-episodes.js';
 import { compilePrefix } from '../parsers/pg/prefix.js';
 import type { IngestError } from '../schemas/ingest-error.js';
 import { pgLines } from '../cli/ndjson/pg-lines.js';
-import { parsePgInPieces, pieceStarts } from '../cli/ndjson/pg-pieces.js';
+import { pieceStarts } from '../cli/ndjson/file-pieces.js';
+import { parsePgInPieces, startsEntry } from '../cli/ndjson/pg-pieces.js';
 import { runCli } from './support/cli.js';
 import { corpusDir, missingCorpus, testIf } from './support/prerequisites.js';
 
@@ -30,7 +31,7 @@ function oneThread(file: string, prefix: string): Printed {
 }
 
 async function inPieces(file: string, prefix: string, bytesPerPiece: number): Promise<Printed & { pieces: number; lines: number }> {
-  const starts = pieceStarts(file, bytesPerPiece, compilePrefix(prefix));
+  const starts = pieceStarts(file, bytesPerPiece, startsEntry(compilePrefix(prefix)));
   const parts: Buffer[] = [];
   const errors: IngestError[] = [];
   const counted = await parsePgInPieces({ parser: { host: 'h', source: 'pg', file, file_key: 'k', prefix }, chunkBytes: 64 * 1024 }, readFileSync(file).length, starts, 2, async (pieces) => {
@@ -89,7 +90,7 @@ test('a cut never falls on a label, a continuation or an orphan line: each piece
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = writeLog(dir);
   const bytes = readFileSync(file);
-  const starts = pieceStarts(file, 2048, compilePrefix(PREFIX));
+  const starts = pieceStarts(file, 2048, startsEntry(compilePrefix(PREFIX)));
   t.true(starts.length > 20);
   for (const s of starts) {
     t.is(bytes[s - 1], 10);

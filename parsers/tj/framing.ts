@@ -128,6 +128,15 @@ export class TjFramer {
     return this.pos;
   }
 
+  /**
+   * Every byte pushed is accounted for by what `next` found, and the next one begins a line outside any event: a framer
+   * started at `pushedEnd` finds from there on what this one finds (how `parse tj` in pieces knows that a cut fell
+   * between events, cli/ndjson/tj-pieces.ts). Asked once `next` found nothing.
+   */
+  get betweenEvents(): boolean {
+    return this.state === State.lineStart && this.eventStart < 0 && this.garbageStart < 0 && !this.bomPending && this.pos === this.data.end;
+  }
+
   /** Absolute offset just after the last byte pushed; the window holds them up to here. */
   get pushedEnd(): number {
     return this.data.end;
