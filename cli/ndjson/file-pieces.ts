@@ -110,6 +110,11 @@ export interface PieceRun<Done extends PieceResult> {
   /** Pieces, and threads to start (fewer when there are fewer pieces). */
   count: number;
   threads: number;
+  /**
+   * Pieces a thread holds at most, handed out but not yet consumed (1 when not given): with 2 a thread starts its
+   * next piece while this thread prints its last, instead of waiting for the print and a message each way.
+   */
+  ahead?: number;
   /** The message that hands piece `index` to its thread. */
   piece(index: number): unknown;
   /**
@@ -123,8 +128,8 @@ export interface PieceRun<Done extends PieceResult> {
 }
 
 /**
- * Runs the pieces `threads` at a time and hands each to `consume` in file order. A thread is given its next piece
- * only once its last one was consumed, so a slow reader of stdout holds at most one piece per thread in memory, and
+ * Runs the pieces `threads` at a time and hands each to `consume` in file order. A thread is given a new piece only
+ * once one it held was consumed, so a slow reader of stdout holds at most `ahead` pieces per thread in memory, and
  * piece `i` always goes to thread `i % threads`.
  */
 export async function runPieces<Done extends PieceResult>(run: PieceRun<Done>): Promise<void> {
@@ -149,7 +154,7 @@ export async function runPieces<Done extends PieceResult>(run: PieceRun<Done>): 
           waiting.delete(consumed);
           const last = ++consumed === count;
           consuming = consuming.then(() => run.consume(done as Done)).then(() => {
-            assign(); // piece index + n, for this piece's thread
+            assign(); // piece index + n × ahead, for this piece's thread
             if (last) {
               finished = true;
               resolve();
@@ -169,7 +174,7 @@ export async function runPieces<Done extends PieceResult>(run: PieceRun<Done>): 
           if (!finished) reject(new Error(`parse: a parsing thread stopped (exit code ${code}) before the file was read`));
         });
       }
-      for (let i = 0; i < n; i++) assign();
+      for (let i = 0; i < n * Math.max(1, run.ahead ?? 1); i++) assign();
       run.started?.(post);
     });
   } finally {

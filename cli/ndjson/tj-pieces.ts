@@ -40,7 +40,7 @@ export class PieceChain {
 export async function parseTjInPieces(job: TjPieceJob, threads: number, print: (pieces: NdjsonPiece[]) => Promise<void>): Promise<void> {
   const chain = new PieceChain(job.starts);
   await runPieces<TjPieceDone>({
-    worker: 'tj-piece-worker', job, count: job.starts.length, threads,
+    worker: 'tj-piece-worker', job, count: job.starts.length, threads, ahead: 2,
     piece: (index): ToTjPieceWorker => ({ index }),
     consume: async (done) => {
       if (!chain.keeps(done)) return;
