@@ -4,7 +4,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pieceStarts, pieceThreads } from '../cli/ndjson/file-pieces.js';
 import type { NdjsonPiece } from '../cli/ndjson/ndjson-encoder.js';
@@ -63,6 +63,17 @@ function headerLines(bytes: Buffer): number[] {
   }
   return at;
 }
+
+test('a file above 8 MiB is parsed in pieces only while the machine has an idle core, or when the threads are set', (t) => {
+  const size = 200 << 20;
+  const cores = availableParallelism();
+  const none = {};
+  t.is(pieceThreads(size, 1 << 20, none, cores + 0.5), 0, 'no idle core');
+  t.is(pieceThreads(size, 1 << 20, none, 0.2), cores >= 2 ? Math.min(cores, 4) : 0, 'an idle machine');
+  t.is(pieceThreads(size, 1 << 20, { PERFPIPE_PIECE_THREADS: '3' }, cores + 10), 3);
+  t.is(pieceThreads(size, 1 << 20, { PERFPIPE_PIECE_THREADS: '1' }, 0), 0, 'one thread is the one-thread path');
+  t.is(pieceThreads(7 << 20, 1 << 20, { PERFPIPE_PIECE_THREADS: '3' }, 0), 0, 'below 8 MiB');
+});
 
 test('any journal, cut at any bytes or at any header-like lines: the pieces print what one thread prints', (t) => {
   let dropped = 0;
@@ -127,10 +138,12 @@ test('`perfpipe parse tj` of a journal above 8 MiB goes through the pieces and p
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = writeJournal(dir, 9 << 20);
   const size = readFileSync(file).length;
-  t.true(pieceThreads(size, 64 * 1024) > 0, 'this machine parses it in pieces');
+  // Two threads whatever the machine's load (a busy machine would otherwise parse it on one).
+  const forced = { PERFPIPE_PIECE_THREADS: '2' };
+  t.is(pieceThreads(size, 64 * 1024, forced), 2);
   const args = ['parse', 'tj', file, '--tz', 'Europe/Moscow', '--host', 'h'];
   const [pieces, single] = await Promise.all([
-    runCli(args, { PERFPIPE_TJ_PIECE_BYTES: String(64 * 1024) }),
+    runCli(args, { PERFPIPE_TJ_PIECE_BYTES: String(64 * 1024), ...forced }),
     runCli(args, { PERFPIPE_TJ_PIECE_BYTES: String(1 << 30) }),
   ]);
   t.is(pieces.code, 0, pieces.stderr);

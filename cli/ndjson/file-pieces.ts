@@ -4,7 +4,7 @@
 // state, pg-pieces.ts; TJ: nothing once a cut is known to fall between events, tj-pieces.ts). The output is the
 // one-thread path's, byte for byte, which each format's test holds.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -21,10 +21,18 @@ export function pieceBytes(variable: string, fallback: number, env: NodeJS.Proce
 /** Below this a file is parsed by one thread: starting the others (~40 ms each) would cost more than they save. */
 const MIN_FILE_BYTES = 8 * 1024 * 1024;
 
-/** Threads worth starting for a file of `size` bytes: 0 when one thread should parse it alone. */
-export function pieceThreads(size: number, bytesPerPiece: number): number {
-  const threads = Math.min(availableParallelism(), 4);
-  return threads >= 2 && size >= Math.max(MIN_FILE_BYTES, 2 * bytesPerPiece) ? threads : 0;
+/**
+ * Threads worth starting for a file of `size` bytes: 0 when one thread should parse it alone. Threads pay only on
+ * idle cores: with a load average at or above the cores there is none, and the pieces then cost their extra CPU (a
+ * third more than one thread) and gave nothing back (`parse tj` of 200 MB at load 35 on 2 cores: 16.1 s in pieces,
+ * 11.9 s on one thread; bench/RESULTS.md). PERFPIPE_PIECE_THREADS sets the count whatever the load (tests).
+ */
+export function pieceThreads(size: number, bytesPerPiece: number, env: NodeJS.ProcessEnv = process.env, load = loadavg()[0] as number): number {
+  if (size < Math.max(MIN_FILE_BYTES, 2 * bytesPerPiece)) return 0;
+  const cores = availableParallelism();
+  const forced = env.PERFPIPE_PIECE_THREADS === undefined ? Number.NaN : Number(env.PERFPIPE_PIECE_THREADS);
+  const threads = Number.isInteger(forced) ? forced : load < cores ? Math.min(cores, 4) : 0;
+  return threads >= 2 ? threads : 0;
 }
 
 /** Longest stretch searched past a cut's target for a line a piece may start at. */

@@ -26,7 +26,9 @@ export function escapeByte(b: number, buf: Buffer, o: number): number {
 /** A non-negative safe integer in decimal, as String(n) prints it, at `o`; returns the index after it. */
 export function writeUint(n: number, buf: Buffer, o: number): number {
   if (n < 0x80000000) {
-    // Integer division while it fits 32 bits: most numbers written (offsets, lengths, durations) do.
+    // Integer division while it fits 32 bits: most numbers written (offsets, lengths, durations) do. `| 0` makes it an
+    // int32 for the optimiser too: a number that came from double arithmetic would take a floating-point `%`.
+    n |= 0;
     let digits = 1;
     for (let x = n; x >= 10; x = (x / 10) | 0) digits++;
     for (let i = o + digits - 1; i >= o; i--, n = (n / 10) | 0) buf[i] = 0x30 + (n % 10);
