@@ -27,6 +27,8 @@ const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL a
                                      (--run NAME | --from TIME --to TIME, --format table|json|csv)
   perfpipe agent --kafka BROKERS     tail sources into Kafka (distributed shape, no ClickHouse)
   perfpipe sink --kafka BROKERS      Kafka consumer group → ClickHouse (distributed shape)
+  perfpipe serve --data DIR          ClickHouse's HTTP interface on a store for analysts' tools
+                                     (users in the config's serve: section, docs/clickhouse-http.md)
 
 Store: the embedded ClickHouse in ./perfpipe-data (--data DIR), or a server (--clickhouse URL).
 `;
@@ -45,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'demo': return await (await import('./commands/demo.js')).demoCommand(rest, await logger(process.env.PERFPIPE_LOG_LEVEL ?? 'warn'));
       case 'agent': return await (await import('./commands/agent.js')).agentCommand(rest, await logger());
       case 'sink': return await (await import('./commands/sink.js')).sinkCommand(rest, await logger());
+      case 'serve': return await (await import('./commands/serve.js')).serveCommand(rest, await logger());
       case 'simulate': return await (await import('./commands/simulate.js')).simulateCommand(rest);
       case undefined: case 'help': case '--help': case '-h':
         process.stdout.write(HELP);

@@ -1,0 +1,59 @@
+// HTTP compression as ClickHouse speaks it: the answer is compressed only when the request set
+// enable_http_compression=1 and sent an Accept-Encoding this server can write; a request body is decompressed by its
+// Content-Encoding. gzip, deflate and br come from node:zlib as streams; lz4 is the LZ4 frame format
+// (lz4-napi, already used by the Kafka bus), decoded on the whole body because lz4-napi has no streaming frame
+// decoder. zstd and xz need libraries Node 20 lacks, and no client at its defaults sends them unasked.
+import { Readable, Transform } from 'node:stream';
+import { constants, createBrotliCompress, createBrotliDecompress, createDeflate, createGunzip, createGzip, createInflate } from 'node:zlib';
+import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
+import { chError } from './errors.js';
+
+/** Encodings this server writes, in the order it prefers them when a client accepts several. */
+const WRITABLE = ['gzip', 'deflate', 'br', 'lz4'] as const;
+type Writable = (typeof WRITABLE)[number];
+
+/** The encoding to answer in, or null: the first this server prefers among those the client accepts (q=0 refuses). */
+export function chooseResponseEncoding(acceptEncoding: string | undefined): Writable | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set(acceptEncoding.split(',').map((part) => part.trim().split(';')).filter(([, q]) => !/^\s*q=0(\.0*)?\s*$/.test(q ?? '')).map(([name]) => (name ?? '').trim().toLowerCase()));
+  return WRITABLE.find((e) => accepted.has(e) || (e === 'deflate' && accepted.has('zlib'))) ?? null;
+}
+
+/** A stream that compresses in `encoding` at ClickHouse's http_zlib_compression_level (1-9, default 3). */
+export function createEncoder(encoding: Writable, level: number): Transform {
+  if (encoding === 'gzip') return createGzip({ level });
+  if (encoding === 'deflate') return createDeflate({ level });
+  if (encoding === 'br') return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: level } });
+  // One LZ4 frame per write: a reader of the frame format reads concatenated frames as one stream.
+  return new Transform({ transform(chunk: Buffer, _enc, cb) { cb(null, compressFrameSync(chunk)); } });
+}
+
+/**
+ * The request body decoded by its Content-Encoding. An encoding this server cannot read is ClickHouse's
+ * UNKNOWN_COMPRESSION_METHOD; an lz4 body above `maxBytes` compressed is refused before it is held.
+ */
+export function decodeBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Readable {
+  const name = (contentEncoding ?? '').trim().toLowerCase();
+  if (name === '' || name === 'identity' || name === 'none') return body;
+  if (name === 'gzip' || name === 'x-gzip') return body.pipe(createGunzip());
+  if (name === 'deflate' || name === 'zlib') return body.pipe(createInflate());
+  if (name === 'br') return body.pipe(createBrotliDecompress());
+  if (name === 'lz4') return Readable.from(lz4Frames(body, maxBytes));
+  throw chError('UNKNOWN_COMPRESSION_METHOD', `Unknown compression method '${name}' in Content-Encoding: this server reads gzip, deflate, br and lz4`);
+}
+
+async function* lz4Frames(body: Readable, maxBytes: number): AsyncGenerator<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw chError('TOO_LARGE_SIZE_COMPRESSED', `the lz4 request body is larger than ${maxBytes} bytes`);
+    parts.push(chunk as Buffer);
+  }
+  if (size === 0) return;
+  try {
+    yield decompressFrameSync(Buffer.concat(parts));
+  } catch (error) {
+    throw chError('CANNOT_DECOMPRESS', `cannot decompress the lz4 request body: ${(error as Error).message}`);
+  }
+}
