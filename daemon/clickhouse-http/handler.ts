@@ -22,6 +22,7 @@ import { readHead, queryTooLarge, spoolBody } from './request-body.js';
 import { contentTypeOf, DEFAULT_FORMAT } from './formats.js';
 import { bindableParams } from './query-params.js';
 import { createQuerySlots } from './query-slots.js';
+import { compressBlocks, createBlockDecoder } from './compression/compressed-block.js';
 import { emptySummary, runResultQuery, runStatement, type Summary } from './engine-query.js';
 
 export interface ClickHouseHandlerOptions {
@@ -100,7 +101,9 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
   }
 
   async function answer(req: IncomingMessage, out: ResponseOutput, p: RequestParams, user: HttpUser, session: Session): Promise<void> {
-    const body = decodeBody(req, req.headers['content-encoding'], o.limits.max_insert_bytes);
+    const decoded = decodeBody(req, req.headers['content-encoding'], o.limits.max_insert_bytes);
+    const skipChecksums = /^(1|true)$/i.test(settingValue(p.settings, 'http_native_compression_disable_checksumming_on_decompress') ?? '');
+    const body = p.decompress ? decoded.pipe(createBlockDecoder(!skipChecksums)) : decoded;
     const { statement, text, data } = await readStatement(p, body);
     o.guard.check(statement, user.name);
     if (req.method === 'GET' && WRITE_KINDS.has(statement.kind)) {
@@ -199,7 +202,7 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
           const httpCompression = settingValue(p.settings, 'enable_http_compression');
           const encoding = httpCompression !== null && /^(1|true)$/i.test(httpCompression) ? chooseResponseEncoding(req.headers['accept-encoding']) : null;
           const level = Number(settingValue(p.settings, 'http_zlib_compression_level') ?? 3) || 3;
-          out = new ResponseOutput(res, { frame: null, encoding: encoding ? { name: encoding, stream: createEncoder(encoding, level) } : null });
+          out = new ResponseOutput(res, { frame: p.compress ? compressBlocks : null, encoding: encoding ? { name: encoding, stream: createEncoder(encoding, level) } : null });
           await serve(req, res, out, p);
         } catch (error) {
           const e = fromEngineError(error);

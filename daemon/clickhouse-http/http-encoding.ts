@@ -1,11 +1,11 @@
 // HTTP compression as ClickHouse speaks it: the answer is compressed only when the request set
 // enable_http_compression=1 and sent an Accept-Encoding this server can write; a request body is decompressed by its
-// Content-Encoding. gzip, deflate and br come from node:zlib as streams; lz4 is the LZ4 frame format
-// (lz4-napi, already used by the Kafka bus), decoded on the whole body because lz4-napi has no streaming frame
-// decoder. zstd and xz need libraries Node 20 lacks, and no client at its defaults sends them unasked.
+// Content-Encoding. gzip, deflate and br come from node:zlib as streams; lz4 is the LZ4 frame format, its blocks
+// compressed by lz4-napi (already used by the Kafka bus), a request body decoded whole because lz4-napi has no
+// streaming frame decoder. zstd and xz need libraries Node 20 lacks, and no client at its defaults sends them unasked.
 import { Readable, Transform } from 'node:stream';
 import { constants, createBrotliCompress, createBrotliDecompress, createDeflate, createGunzip, createGzip, createInflate } from 'node:zlib';
-import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
+import { compressSync, decompressFrameSync } from 'lz4-napi';
 import { chError } from './errors.js';
 
 /** Encodings this server writes, in the order it prefers them when a client accepts several. */
@@ -24,8 +24,35 @@ export function createEncoder(encoding: Writable, level: number): Transform {
   if (encoding === 'gzip') return createGzip({ level });
   if (encoding === 'deflate') return createDeflate({ level });
   if (encoding === 'br') return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: level } });
-  // One LZ4 frame per write: a reader of the frame format reads concatenated frames as one stream.
-  return new Transform({ transform(chunk: Buffer, _enc, cb) { cb(null, compressFrameSync(chunk)); } });
+  return createLz4FrameEncoder();
+}
+
+/**
+ * One LZ4 frame for the whole answer, written block by block: lz4-napi compresses a whole frame at once only, and
+ * some readers (lz4_flex's among them) stop after the first of several concatenated frames. The frame descriptor is
+ * fixed: independent blocks of at most 64 KiB, no checksums (FLG 0x60, BD 0x40, and its header checksum 0x82).
+ */
+function createLz4FrameEncoder(): Transform {
+  const BLOCK = 64 * 1024;
+  let started = false;
+  const header = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x60, 0x40, 0x82]);
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      const parts: Buffer[] = [];
+      if (!started) { parts.push(header); started = true; }
+      for (let at = 0; at < chunk.length; at += BLOCK) {
+        const piece = chunk.subarray(at, at + BLOCK);
+        const packed = compressSync(piece).subarray(4);
+        const size = Buffer.allocUnsafe(4);
+        // A block that does not shrink goes as it is, its size's top bit set.
+        if (packed.length >= piece.length) { size.writeUInt32LE((piece.length | 0x80000000) >>> 0); parts.push(size, piece); } else { size.writeUInt32LE(packed.length); parts.push(size, packed); }
+      }
+      cb(null, Buffer.concat(parts));
+    },
+    flush(cb) {
+      cb(null, started ? Buffer.alloc(4) : Buffer.concat([header, Buffer.alloc(4)]));
+    },
+  });
 }
 
 /**
