@@ -32,7 +32,7 @@ test.serial('an ad-hoc query over tj_events: DateTime64, LowCardinality, Array, 
   const rows = await rs.json<Record<string, unknown>>();
   t.deepEqual(rows.map((r) => ({ ...r, wait_connections: (r.wait_connections as unknown[]).map(String) })), EXPECTED.adhoc);
   const meta = await (await client.query({ query: `${ADHOC_SQL} LIMIT 1`, format: 'JSON' })).json<{ meta: Array<{ name: string; type: string }> }>();
-  t.deepEqual(meta.meta.map((m) => m.type), ["DateTime64(6, 'UTC')", 'LowCardinality(String)', 'LowCardinality(String)', 'Array(LowCardinality(String))', 'Map(LowCardinality(String), String)', 'Nullable(UInt32)', 'Array(UInt64)']);
+  t.deepEqual((meta.meta ?? []).map((m) => m.type), ["DateTime64(6, 'UTC')", 'LowCardinality(String)', 'LowCardinality(String)', 'Array(LowCardinality(String))', 'Map(LowCardinality(String), String)', 'Nullable(UInt32)', 'Array(UInt64)']);
 });
 
 test.serial('a query that fails rejects with ClickHouse\'s code and message', async (t) => {

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import type { Session } from 'chdb';
 import { chError, fromEngineError } from './errors.js';
 import type { ResponseOutput } from './output.js';
+import type { ResultStreaming } from './result-formats.js';
 
 export interface Summary {
   read_rows: number;
@@ -33,6 +34,8 @@ export interface ResultOptions {
   beforeFirstByte: (s: Summary) => void;
   /** Re-frames each chunk for the client (the Native format's revision), or null. */
   reframe: ((chunk: Buffer) => Buffer) | null;
+  /** Rows as they come, or a header to keep only once (result-formats.ts). */
+  streaming: Exclude<ResultStreaming, { kind: 'document' }>;
 }
 
 export async function runResultQuery(session: Session, sql: string, o: ResultOptions): Promise<Summary> {
@@ -44,6 +47,12 @@ export async function runResultQuery(session: Session, sql: string, o: ResultOpt
   }
   const summary = emptySummary();
   const chunks = stream[Symbol.asyncIterator]();
+  let headerLength = -1;
+  const dropRepeatedHeader = (raw: Buffer): Buffer => {
+    if (o.streaming.kind !== 'header') return raw;
+    if (headerLength < 0) { headerLength = o.streaming.headerLength(raw); return raw; }
+    return raw.subarray(headerLength);
+  };
   const next = async (): Promise<Buffer | null> => {
     if (o.out.clientGone) {
       stream.cancel();
@@ -58,7 +67,8 @@ export async function runResultQuery(session: Session, sql: string, o: ResultOpt
     if (r.done) return null;
     summary.result_rows += r.value.numRows;
     summary.result_bytes += r.value.numBytes;
-    const raw = Buffer.from(r.value.raw().buffer, r.value.raw().byteOffset, r.value.raw().byteLength);
+    const bytes = r.value.raw();
+    const raw = dropRepeatedHeader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return o.reframe ? o.reframe(raw) : raw;
   };
   try {
@@ -87,10 +97,33 @@ async function spoolThenSend(next: () => Promise<Buffer | null>, o: ResultOption
     }
     await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
     o.beforeFirstByte(emptySummary());
-    for await (const chunk of createReadStream(o.spoolPath, { highWaterMark: 1024 * 1024 })) await o.out.write(chunk as Buffer);
+    await sendFile(o.spoolPath, o.out);
   } finally {
     file.destroy();
     rmSync(o.spoolPath, { force: true });
+  }
+}
+
+async function sendFile(path: string, out: ResponseOutput): Promise<void> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    if (out.clientGone) return;
+    await out.write(chunk as Buffer);
+  }
+}
+
+/**
+ * A result in a document format (JSON, XML, Pretty…): the engine writes it whole to `path` (INTO OUTFILE, spliced
+ * before the statement's FORMAT by the caller), then the file goes to the client.
+ */
+export async function runDocumentQuery(session: Session, sql: string, o: { params: Params; path: string; out: ResponseOutput; beforeFirstByte: (s: Summary) => void }): Promise<Summary> {
+  try {
+    const result = await runStatement(session, sql, { format: 'TabSeparated', params: o.params, out: null });
+    const summary = { ...emptySummary(), read_rows: result.read_rows, read_bytes: result.read_bytes, result_rows: result.read_rows };
+    o.beforeFirstByte(summary);
+    await sendFile(o.path, o.out);
+    return summary;
+  } finally {
+    rmSync(o.path, { force: true });
   }
 }
 

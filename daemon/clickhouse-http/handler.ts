@@ -23,7 +23,8 @@ import { contentTypeOf, DEFAULT_FORMAT } from './formats.js';
 import { bindableParams } from './query-params.js';
 import { createQuerySlots } from './query-slots.js';
 import { compressBlocks, createBlockDecoder } from './compression/compressed-block.js';
-import { emptySummary, runResultQuery, runStatement, type Summary } from './engine-query.js';
+import { emptySummary, runDocumentQuery, runResultQuery, runStatement, type Summary } from './engine-query.js';
+import { streamingOf } from './result-formats.js';
 
 export interface ClickHouseHandlerOptions {
   /** A new engine connection on the store's data. */
@@ -61,8 +62,13 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
   const slots = createQuerySlots(o.limits.max_concurrent_queries, o.limits.queue_max_wait_ms);
   let spoolSeq = 0;
 
-  async function serve(req: IncomingMessage, res: ServerResponse, out: ResponseOutput, p: RequestParams): Promise<void> {
+  /**
+   * Authenticates, then answers through the output `open` makes: as on a server, an error before the user is known
+   * is plain text, whatever compression the request asked for (the JDBC driver reads such an error uncompressed).
+   */
+  async function serve(req: IncomingMessage, p: RequestParams, open: () => ResponseOutput): Promise<void> {
     const user = authenticate(o.users, p.credentials);
+    const out = open();
     const queryId = p.queryId || randomUUID();
     if (runningIds.has(queryId)) throw chError('QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING', `Query with id = ${queryId} is already running.`);
     out.header('X-ClickHouse-Query-Id', queryId);
@@ -121,9 +127,17 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
     if (statement.insert && data) {
       summary = await insertData(session, statement, text, data, params);
     } else if (statement.returnsRows) {
-      summary = await runResultQuery(session, text, {
-        format: p.defaultFormat ?? DEFAULT_FORMAT, params, waitEnd: p.waitEndOfQuery, spoolPath: nextSpool('result'), out, beforeFirstByte: summaryHeader, reframe: null,
-      });
+      const streaming = streamingOf(format);
+      if (streaming.kind === 'document') {
+        // The engine writes the document whole to a spool file; the path is ours, never a client's (access-guard.ts).
+        const path = nextSpool('document');
+        const sql = `${text.slice(0, statement.formatStart)} INTO OUTFILE '${path}' ${statement.format ? text.slice(statement.formatStart) : `FORMAT ${format}`}`;
+        summary = await runDocumentQuery(session, sql, { params, path, out, beforeFirstByte: summaryHeader });
+      } else {
+        summary = await runResultQuery(session, text, {
+          format: p.defaultFormat ?? DEFAULT_FORMAT, params, waitEnd: p.waitEndOfQuery, spoolPath: nextSpool('result'), out, beforeFirstByte: summaryHeader, reframe: null, streaming,
+        });
+      }
     } else {
       summary = await runStatement(session, text, { format: p.defaultFormat ?? DEFAULT_FORMAT, params, out });
     }
@@ -192,7 +206,7 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
       }
       let out: ResponseOutput | null = null;
       void (async () => {
-        let p: RequestParams | null = null;
+        let p: RequestParams;
         try {
           if (req.method !== 'GET' && req.method !== 'POST') throw chError('NOT_IMPLEMENTED', `HTTP method ${req.method} is not supported; use GET or POST`);
           if (req.method === 'POST' && req.headers['content-length'] === undefined && !/chunked/i.test(req.headers['transfer-encoding'] ?? '')) {
@@ -202,8 +216,11 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
           const httpCompression = settingValue(p.settings, 'enable_http_compression');
           const encoding = httpCompression !== null && /^(1|true)$/i.test(httpCompression) ? chooseResponseEncoding(req.headers['accept-encoding']) : null;
           const level = Number(settingValue(p.settings, 'http_zlib_compression_level') ?? 3) || 3;
-          out = new ResponseOutput(res, { frame: p.compress ? compressBlocks : null, encoding: encoding ? { name: encoding, stream: createEncoder(encoding, level) } : null });
-          await serve(req, res, out, p);
+          const compress = p.compress;
+          await serve(req, p, () => {
+            out = new ResponseOutput(res, { frame: compress ? compressBlocks : null, encoding: encoding ? { name: encoding, stream: createEncoder(encoding, level) } : null });
+            return out;
+          });
         } catch (error) {
           const e = fromEngineError(error);
           // The rest of the body is read and dropped, as ClickHouse does, so that a client still sending gets the answer;

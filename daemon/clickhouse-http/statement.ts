@@ -27,6 +27,8 @@ export interface Statement {
   returnsRows: boolean;
   /** A `FORMAT name` at the top level of a result statement. */
   format: string | null;
+  /** Where that FORMAT keyword starts, or where the statement ends (before a final `;`) when it has none. */
+  formatStart: number;
   /** For `INSERT … FORMAT x` / `INSERT … VALUES`: where the data is. Null for `INSERT … SELECT` and all else. */
   insert: InsertData | null;
   /** An `INSERT … SELECT … FORMAT x`: data read by input(), which this interface does not take. */
@@ -45,6 +47,8 @@ export function analyzeStatement(text: string): Statement {
   let depth = 0;
   let kind = '';
   let format: string | null = null;
+  let formatStart = -1;
+  let end = 0;
   let insert: InsertData | null = null;
   let insertSelect = false;
   let insertSelectWithData = false;
@@ -60,6 +64,7 @@ export function analyzeStatement(text: string): Statement {
       break;
     }
     if (t.kind === TokenKind.Semicolon) continue;
+    end = t.end;
     if (t.kind === TokenKind.OpenParen) {
       if (prev && (prev.kind === TokenKind.QuotedName || (prev.kind === TokenKind.Word && !NOT_CALLS.has(keyword(prev))))) calls.add(nameOf(prev).toLowerCase());
       depth++;
@@ -84,10 +89,11 @@ export function analyzeStatement(text: string): Statement {
       }
     } else if (keyword(prev) === 'FORMAT' && t.kind !== TokenKind.Punct) {
       format = nameOf(t);
+      formatStart = (prev as Token).start;
     }
   }
   return {
-    kind, returnsRows: RESULT_KINDS.has(kind), format, insert, insertSelectWithData, multiple, calls: [...calls], touchesFiles,
+    kind, returnsRows: RESULT_KINDS.has(kind), format, formatStart: formatStart >= 0 ? formatStart : end, insert, insertSelectWithData, multiple, calls: [...calls], touchesFiles,
   };
 }
 
