@@ -119,3 +119,6 @@ elif [[ $CI_MODE -eq 1 ]]; then
   say "cannot fetch the Kafka jars without maven and java"
   exit 1
 fi
+
+# The ClickHouse clients of the HTTP interface's tests (clickhouse-connect, the JDBC driver, clickhouse-go).
+bash "$HERE/clickhouse-clients.sh"

@@ -25,6 +25,7 @@ import { createQuerySlots } from './query-slots.js';
 import { compressBlocks, createBlockDecoder } from './compression/compressed-block.js';
 import { emptySummary, runDocumentQuery, runResultQuery, runStatement, type Summary } from './engine-query.js';
 import { streamingOf } from './result-formats.js';
+import { createNativeReframer } from './native-revision.js';
 
 export interface ClickHouseHandlerOptions {
   /** A new engine connection on the store's data. */
@@ -135,7 +136,8 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
         summary = await runDocumentQuery(session, sql, { params, path, out, beforeFirstByte: summaryHeader });
       } else {
         summary = await runResultQuery(session, text, {
-          format: p.defaultFormat ?? DEFAULT_FORMAT, params, waitEnd: p.waitEndOfQuery, spoolPath: nextSpool('result'), out, beforeFirstByte: summaryHeader, reframe: null, streaming,
+          format: p.defaultFormat ?? DEFAULT_FORMAT, params, waitEnd: p.waitEndOfQuery, spoolPath: nextSpool('result'), out, beforeFirstByte: summaryHeader, streaming,
+          reframe: /^native$/i.test(format) && p.clientProtocolVersion > 0 ? createNativeReframer(p.clientProtocolVersion) : null,
         });
       }
     } else {
