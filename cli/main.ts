@@ -60,6 +60,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`perfpipe: ${error.message}\n`);
       return error instanceof ConfigError ? 2 : 1;
     }
+    // ClickHouse's own refusal (a wrong password, an unknown table): its words on one line, no stack.
+    const ch = error as { code?: unknown; type?: unknown; message?: string };
+    if (typeof ch.type === 'string' && /^[A-Z_]+$/.test(ch.type) && ch.code !== undefined) {
+      process.stderr.write(`perfpipe: ClickHouse answered: ${String(ch.message).trim()} (code ${String(ch.code)}, ${ch.type})\n`);
+      return 1;
+    }
     process.stderr.write(`perfpipe: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }

@@ -225,11 +225,10 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
           });
         } catch (error) {
           const e = fromEngineError(error);
-          // The rest of the body is read and dropped, as ClickHouse does, so that a client still sending gets the answer;
-          // the connection is then closed rather than reused with a body read half-way.
-          if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-          req.unpipe();
-          req.resume();
+          // The rest of the body is read and dropped before the answer, as ClickHouse does, so that a client still
+          // sending gets it (one that is refused mid-upload sees a broken pipe, not the error); past DRAIN_BYTES the
+          // connection is closed instead of reused with a body read half-way.
+          if (!req.complete && !res.headersSent && !(await drainBody(req))) res.setHeader('Connection', 'close');
           out ??= new ResponseOutput(res, { frame: null, encoding: null });
           await out.fail(e).catch(() => res.destroy());
         }
@@ -241,6 +240,30 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
       rmSync(o.spoolDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Bytes of a refused request's body read and dropped before the error is sent. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Reads the rest of the body into nothing; false when it is longer than DRAIN_BYTES or does not end in 30 s. */
+function drainBody(req: IncomingMessage): Promise<boolean> {
+  req.unpipe();
+  // An abandoned reader (an async iterator) listens for 'readable', which would keep the stream from flowing.
+  req.removeAllListeners('readable');
+  return new Promise((resolve) => {
+    let seen = 0;
+    const timer = setTimeout(() => done(false), 30_000);
+    const done = (complete: boolean): void => {
+      clearTimeout(timer);
+      req.removeListener('data', onData);
+      resolve(complete);
+    };
+    const onData = (d: Buffer): void => { seen += d.length; if (seen > DRAIN_BYTES) done(false); };
+    req.on('data', onData);
+    req.once('end', () => done(true));
+    req.once('close', () => done(req.complete));
+    req.resume();
+  });
 }
 
 function summaryJson(s: Summary, elapsedNs: bigint): Record<string, string> {

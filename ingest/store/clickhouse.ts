@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { finished } from 'node:stream/promises';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 import { sleep } from '../retry/sleep.js';
@@ -86,6 +86,8 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
       request_timeout: 60_000,
       compression: { request: true, response: true },
       clickhouse_settings: { ...SHARED_SETTINGS, wait_end_of_query: 1 },
+      // Its failures are thrown to perfpipe, which says them once; the client's own log would print each with a stack.
+      log: { level: ClickHouseLogLevel.OFF },
     });
     const insertFormatted = async (i: FormattedInsert): Promise<void> => {
       const result = await client.exec({
