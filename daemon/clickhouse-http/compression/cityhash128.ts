@@ -119,6 +119,14 @@ function hashLen0to16(s: Bytes, at: number, len: number): number {
   return K2L;
 }
 
+/** ShiftMix(Fetch64(s + at) * k1) * k1. */
+function mixedWord(s: Bytes, at: number): number {
+  let xl = s.u64(at); let xh = HI[0];
+  xl = mul(xh, xl, K1H, K1L); xh = HI[0];
+  xl = shiftMix(xh, xl); xh = HI[0];
+  return mul(xh, xl, K1H, K1L);
+}
+
 function cityMurmur(s: Bytes, at: number, len: number, sh: number, sl: number, th: number, tl: number): Hash128 {
   let ah = sh, al = sl, bh = th, bl = tl, ch: number, cl: number, dh: number, dl: number;
   let l = len - 16;
@@ -144,17 +152,11 @@ function cityMurmur(s: Bytes, at: number, len: number, sh: number, sl: number, t
     al = add(ah, al, dh, dl); ah = HI[0];
     let p = at;
     do {
-      xl = s.u64(p); xh = HI[0];
-      xl = mul(xh, xl, K1H, K1L); xh = HI[0];
-      xl = shiftMix(xh, xl); xh = HI[0];
-      xl = mul(xh, xl, K1H, K1L); xh = HI[0];
+      xl = mixedWord(s, p); xh = HI[0];
       ah = (ah ^ xh) >>> 0; al = (al ^ xl) >>> 0;
       al = mul(ah, al, K1H, K1L); ah = HI[0];
       bh = (bh ^ ah) >>> 0; bl = (bl ^ al) >>> 0;
-      xl = s.u64(p + 8); xh = HI[0];
-      xl = mul(xh, xl, K1H, K1L); xh = HI[0];
-      xl = shiftMix(xh, xl); xh = HI[0];
-      xl = mul(xh, xl, K1H, K1L); xh = HI[0];
+      xl = mixedWord(s, p + 8); xh = HI[0];
       ch = (ch ^ xh) >>> 0; cl = (cl ^ xl) >>> 0;
       cl = mul(ch, cl, K1H, K1L); ch = HI[0];
       dh = (dh ^ ch) >>> 0; dl = (dl ^ cl) >>> 0;
