@@ -26,7 +26,7 @@ say() { echo "test-env: $*" >&2; }
 PROGRAMS=(
   "atop atop" "atopsar atop"
   "pgbadger pgbadger"
-  "mvn maven" "java openjdk-17-jre-headless"
+  "mvn maven" "java openjdk-17-jre-headless" "javac openjdk-17-jdk-headless"
   "chromium chromium"
   "prometheus prometheus" "promtool prometheus"
   "prometheus-alertmanager prometheus-alertmanager"
