@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { missingPrograms, testIf } from './support/prerequisites.js';
-import { EXPECTED, startClientStore, type ClientStore } from './support/clickhouse-clients.js';
-import { repoRoot } from './support/cli.js';
+import { EXPECTED, buildGoClient, startClientStore, type ClientStore } from './support/clickhouse-clients.js';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-client-go-'));
@@ -20,9 +19,8 @@ test.after.always(async () => {
 });
 
 testIf(missingPrograms('go'), { serial: true })('clickhouse-go over HTTP reads the report, tj_events\' types, an error and a million rows', async (t) => {
-  // Built from the module cache scripts/test-env.sh filled (GOFLAGS=-mod=mod would reach the proxy; offline here).
   const binary = join(work, 'check');
-  await run('go', ['build', '-o', binary, '.'], { cwd: join(repoRoot, 'test', 'clients', 'go'), env: { ...process.env, GOFLAGS: '-mod=readonly', GOPROXY: 'off' }, timeout: 600_000 });
+  await buildGoClient(binary);
   store = await startClientStore(work);
   const { stdout } = await run(binary, [], { env: { ...process.env, ...store.env }, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 });
   const got = JSON.parse(stdout) as Record<string, unknown>;

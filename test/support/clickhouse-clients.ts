@@ -1,9 +1,11 @@
 // What the four real ClickHouse clients' tests share: a store with TJ events ingested by perfpipe itself, served
 // by `perfpipe serve`, and the answers every client must read from it the same way (docs/clickhouse-http.md §8).
 // Each client runs the same checks and prints them as one JSON object (test/clients/*), compared here.
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from './cli.js';
+import { promisify } from 'node:util';
+import { repoRoot, runCli } from './cli.js';
 import { ANALYST, startServe, type Served } from './clickhouse-serve.js';
 import { packageRoot } from '../../ingest/store/package-root.js';
 
@@ -63,4 +65,13 @@ export async function startClientStore(work: string): Promise<ClientStore> {
       REPORT_SQL, ADHOC_SQL, FAILING_SQL, LARGE_SQL, WINDOW_FROM: WINDOW.from, WINDOW_TO: WINDOW.to,
     },
   };
+}
+
+/**
+ * A Go program of the module test/clients/go (`pkg`, e.g. '.' or './grafana') built into `out` from the module and
+ * build caches scripts/test-env.sh filled: offline, so a module missing from the cache fails the build (and the test)
+ * instead of reaching the proxy mid-test.
+ */
+export async function buildGoClient(out: string, pkg = '.'): Promise<void> {
+  await promisify(execFile)('go', ['build', '-o', out, pkg], { cwd: join(repoRoot, 'test', 'clients', 'go'), env: { ...process.env, GOFLAGS: '-mod=readonly', GOPROXY: 'off' }, timeout: 600_000 });
 }
