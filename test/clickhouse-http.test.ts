@@ -116,6 +116,15 @@ test.serial('the read-only user reads and sets settings, and gets READONLY for a
   t.is((await ask(served.url, { query: "SELECT getSetting('readonly')", params: { enable_http_compression: '1', max_block_size: '1000' } })).text, '2\n');
 });
 
+test.serial('a read-only user\'s query threads run at nice 19 (os_thread_priority), which a client may raise but not lower; the writer\'s at 0', async (t) => {
+  const nice = "SELECT getSetting('os_thread_priority')";
+  t.is((await ask(served.url, { query: nice })).text, '19\n');
+  t.is((await ask(served.url, { user: WRITER, body: nice })).text, '0\n');
+  const lower = await ask(served.url, { query: nice, params: { os_thread_priority: '0' } });
+  t.is(lower.headers.get('x-clickhouse-exception-code'), '452');
+  t.regex(lower.text, /Setting os_thread_priority shouldn't be less than 19/);
+});
+
 test.serial('the writer inserts and creates over POST; a GET stays read-only for everyone', async (t) => {
   t.is((await ask(served.url, { user: WRITER, query: 'INSERT INTO http_t FORMAT CSV', body: '1,a\n2,b\n' })).status, 200);
   t.is((await ask(served.url, { user: WRITER, body: "INSERT INTO http_t VALUES (3, 'c')" })).status, 200);

@@ -27,6 +27,14 @@ export function limitSettings(limits: ServeLimits): Record<string, string> {
   return s;
 }
 
+/** What a read-only user's queries run under beyond the limits: their threads' nice (docs/clickhouse-http.md §3). */
+export function readerSettings(limits: ServeLimits): Record<string, string> {
+  return limits.reader_os_thread_priority > 0 ? { os_thread_priority: String(limits.reader_os_thread_priority) } : {};
+}
+
+/** Settings whose limit is a minimum: a nice value may only go up (lower priority). */
+const MINIMUM_LIMITS = new Set(['os_thread_priority']);
+
 /**
  * A request may lower a limit, never raise it or switch it off: ClickHouse's SETTING_CONSTRAINT_VIOLATION, as a
  * settings profile's `max` constraint answers. result_overflow_mode stays `throw` so a limit is an error, not a cut.
@@ -40,6 +48,10 @@ export function checkConstraints(settings: ReadonlyArray<[string, string]>, limi
       continue;
     }
     const n = Number(value);
+    if (MINIMUM_LIMITS.has(name)) {
+      if (!Number.isInteger(n) || n < Number(max) || n > 19) throw chError('SETTING_CONSTRAINT_VIOLATION', `Setting ${name} shouldn't be less than ${max}`);
+      continue;
+    }
     if (!Number.isFinite(n) || n > Number(max) || n <= 0) {
       throw chError('SETTING_CONSTRAINT_VIOLATION', `Setting ${name} shouldn't be greater than ${max}`);
     }

@@ -14,7 +14,7 @@ import { readRequestParams, settingValue, type RequestParams } from './request-p
 import { authenticate, type HttpUser } from './users.js';
 import { analyzeStatement, type Statement } from './statement.js';
 import type { AccessGuard } from './access-guard.js';
-import { applySettings, checkConstraints, limitSettings, prepareSession, useDatabase } from './engine-session.js';
+import { applySettings, checkConstraints, limitSettings, prepareSession, readerSettings, useDatabase } from './engine-session.js';
 import { createSessionStore } from './sessions.js';
 import { ResponseOutput } from './output.js';
 import { chooseResponseEncoding, createEncoder, decodeBody } from './http-encoding.js';
@@ -59,6 +59,7 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
   mkdirSync(o.spoolDir, { recursive: true });
   const sessions = createSessionStore();
   const limits = limitSettings(o.limits);
+  const readerLimits = { ...limits, ...readerSettings(o.limits) };
   const runningIds = new Set<string>();
   const slots = createQuerySlots(o.limits.max_concurrent_queries, o.limits.queue_max_wait_ms);
   let spoolSeq = 0;
@@ -84,14 +85,15 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
       throw error;
     }
     let closeSession = !p.session || p.session.close;
+    const reader = user.readonly || (!p.session && req.method === 'GET');
     try {
       if (lease.fresh) {
         // A session whose preparation failed half-way is not kept.
         closeSession = true;
-        await prepareSession(lease.session, limits, user.readonly || (!p.session && req.method === 'GET'));
+        await prepareSession(lease.session, reader ? readerLimits : limits, reader);
         closeSession = !p.session || p.session.close;
       }
-      checkConstraints(p.settings, limits);
+      checkConstraints(p.settings, reader ? readerLimits : limits);
       await applySettings(lease.session, p.settings);
       if (p.database) await useDatabase(lease.session, p.database);
       await answer(req, out, p, user, lease.session).catch((error: unknown) => {

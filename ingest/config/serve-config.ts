@@ -40,6 +40,12 @@ export const ServeLimitsSchema = z.strictObject({
   queue_max_wait_ms: z.number().int().nonnegative().default(10_000),
   /** Bytes of query text (the URL's `query` and a body that holds SQL). Default 262144, ClickHouse's max_query_size. */
   max_query_size: z.number().int().min(1024).default(256 * 1024),
+  /**
+   * The Linux nice of read-only users' query threads (ClickHouse's os_thread_priority, 0–19), so that the ingest keeps
+   * its rate while analysts' queries run: 19 kept it at 0.94× against 0.57× at 0 (bench/RESULTS.md). The engine sets
+   * it only with CAP_SYS_NICE, as a server does. A client may raise it, never lower it. Default 19; 0 = off.
+   */
+  reader_os_thread_priority: z.number().int().min(0).max(19).default(19),
   /** Bytes of an INSERT's data after decompression. Default 1 GiB. */
   max_insert_bytes: z.number().int().min(1024).default(1024 * 1024 * 1024),
 });
