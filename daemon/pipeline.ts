@@ -11,6 +11,7 @@ import { migrate } from '../ingest/store/migrations.js';
 import { applyRetention } from '../ingest/store/retention.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from '../ingest/alert/index.js';
+import { startLockResolver } from '../ingest/locks/lock-resolver.js';
 import type { FileSource } from '../ingest/source/file-source.js';
 import { LiveMetrics } from '../ingest/observe/live-metrics.js';
 import { sinkTelemetry } from './assembly/source-telemetry.js';
@@ -26,8 +27,10 @@ export interface Pipeline {
   bus: Bus;
   sources: FileSource[];
   metrics: LiveMetrics;
-  /** Backfill: resolves when every source read everything and it was stored. */
+  /** Backfill: resolves when every source read everything and it was stored, and every lock episode is worked out. */
   done(): Promise<void>;
+  /** Works out every lock episode still missing something once more and settles it (docs/write-path.md §11). */
+  settleLocks(): Promise<void>;
   /**
    * Sends every alert notice still waiting (group_wait) and stops alerting; resolves once the channels settled,
    * so the `alerts` table holds every alert of the data read so far (`perfpipe demo` reports them next).
@@ -61,13 +64,17 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     alerter?.observe(segment);
     return sink.write(segment);
   });
+  // Lock episodes are worked out as they arrive; a backfill settles them once everything is stored.
+  const locks = startLockResolver({ client: store.client, mode, warn: (message, error) => log.warn({ err: error.message }, message) });
   const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,
     async done() {
       await Promise.all(sources.map((s) => s.done()));
+      await locks.settleAll();
     },
+    settleLocks: () => locks.settleAll(),
     async stopAlerts() {
       await alerter?.stop();
     },
@@ -76,6 +83,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
         for (const s of sources) await s.stop();
         await bus.stop();
         await alerter?.stop();
+        await locks.stop();
         await store.close();
       })();
       return stopped;
@@ -101,6 +109,7 @@ async function startOnKafka(config: Config, log: Logger): Promise<Pipeline> {
   return {
     store: sink.service.store, bus: started.bus, sources: started.sources, metrics,
     done: () => Promise.all(started.sources.map((s) => s.done())).then(() => undefined),
+    settleLocks: () => sink.service.locks.settleAll(),
     stopAlerts: () => sink.stopAlerts(),
     stop() {
       stopped ??= (async () => {

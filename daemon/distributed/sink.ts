@@ -51,6 +51,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
     await bus.consume((segment) => service.handle(segment));
   } catch (error) {
     await alerter.stop().catch(() => {});
+    await service.locks.stop();
     await bus?.stop().catch(() => {});
     await deadLetters.stop().catch(() => {});
     await service.store.close();
@@ -75,6 +76,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
         await running.stop();
         await deadLetters.stop();
         await lag.stop();
+        await service.locks.stop();
         await service.store.close();
       })();
       return stopped;

@@ -23,8 +23,9 @@ export const RetentionConfigSchema = z.strictObject({
   /** Days apdex_measurements keeps a measurement (small next to the journal). Default 400. */
   apdex_days: Days.default(400),
   /**
-   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute): what
-   * comparing runs across months reads after the raw events are gone. Default 400.
+   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute), and
+   * the lock episodes keep an episode (tj_lock_episodes, pg_lock_episodes): what comparing runs across months reads after the
+   * raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
   /** Days the alerts table keeps a notification. Default 400. */
@@ -61,6 +62,12 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'apdex_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'atop_minute', key: 'rollup_days', column: 'ingested_at' },
   { table: 'pg_wait_minute', key: 'rollup_days', column: 'ingested_at' },
+  // The lock resolver's facts are copies of tj_events and go with it; the episodes it decided are kept like rollups
+  // (docs/write-path.md §11): comparing runs months apart reads their counts.
+  { table: 'tj_connection_events', key: 'tj_days', column: 'ingested_at' },
+  { table: 'tj_backend_events', key: 'tj_days', column: 'ingested_at' },
+  { table: 'tj_lock_episodes', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'pg_lock_episodes', key: 'rollup_days', column: 'ingested_at' },
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];

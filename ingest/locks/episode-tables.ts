@@ -1,0 +1,86 @@
+// The two episode tables the lock resolver completes (docs/write-path.md §11): how an episode's key and time are
+// read, and how a batch is worked out — its stored rows (latest version), the lookups of its SQL file, and the pure
+// step that makes each next row (tj-episode-rows.ts, pg-episode-rows.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { packageRoot } from '../store/package-root.js';
+import { TjLockEpisodeRowSchema, type TjLockEpisodeRow } from '../../schemas/tj-lock-episode-row.js';
+import { PgLockEpisodeRowSchema, type PgLockEpisodeRow } from '../../schemas/pg-lock-episode-row.js';
+import { episodeKey, resolveTjEpisode, sameEpisode, type CulpritRow, type Missing } from './tj-episode-rows.js';
+import { pgEpisodeKey, resolvePgEpisode, samePgEpisode, type SidesRow } from './pg-episode-rows.js';
+
+/** One episode of a batch: the row stored now and the row it should have. */
+export interface Resolution<Row> { key: string; stored: Row; next: Row; missing: Missing; changed: boolean }
+
+export interface EpisodeTable<Row extends { version: number; status: string }> {
+  table: string;
+  /** The episode's time column (DateTime64) and its key as SQL: what the discovery reads. */
+  timeColumn: string;
+  keySql: string;
+  /** Works out the batch `keys` (times within [lo, hi]); `settle(key)` says whether a still incomplete one is settled. */
+  resolve(client: ClickHouseClient, keys: string[], lo: string, hi: string, settle: (key: string) => boolean): Promise<Resolution<Row>[]>;
+}
+
+const sqlOf = (name: string): string => readFileSync(join(packageRoot(), 'ingest', 'locks', name), 'utf8');
+
+async function rowsOf<T>(client: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<T[]> {
+  const rs = await client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return rs.json<T>();
+}
+
+/** ClickHouse writes UInt64 as JSON text; the row schemas take offsets, waits and versions as numbers. */
+function numbers<T>(r: Record<string, unknown>, keys: string[]): T {
+  const out: Record<string, unknown> = { ...r };
+  for (const k of keys) out[k] = Number(out[k]);
+  delete out.ingested_at;
+  return out as T;
+}
+
+function stored<Row>(client: ClickHouseClient, table: string, timeColumn: string, keySql: string, keys: string[], lo: string, hi: string, asNumbers: string[]): Promise<Row[]> {
+  return rowsOf<Record<string, unknown>>(client, `SELECT * FROM ${table} FINAL WHERE ${timeColumn} >= {lo:String} AND ${timeColumn} <= {hi:String} AND has({ids:Array(String)}, ${keySql})`,
+    { lo, hi, ids: keys }).then((rows) => rows.map((r) => numbers<Row>(r, asNumbers)));
+}
+
+const TJ_KEY_SQL = "concat(kind, '|', file_key, '|', toString(file_offset))";
+const TJ_SQL = sqlOf('tj-episode-culprits.sql');
+
+export const TJ_EPISODES: EpisodeTable<TjLockEpisodeRow> = {
+  table: 'tj_lock_episodes', timeColumn: 'ts', keySql: TJ_KEY_SQL,
+  async resolve(client, keys, lo, hi, settle) {
+    const rows = await stored<TjLockEpisodeRow>(client, 'tj_lock_episodes', 'ts', TJ_KEY_SQL, keys, lo, hi, ['file_offset', 'wait_us', 'version']);
+    if (rows.length === 0) return [];
+    const found = await rowsOf<CulpritRow>(client, TJ_SQL, { lo, hi, ids: keys });
+    const byKey = new Map<string, CulpritRow[]>();
+    for (const r of found) {
+      const k = episodeKey(r);
+      const list = byKey.get(k);
+      if (list === undefined) byKey.set(k, [r]);
+      else list.push(r);
+    }
+    return rows.map((s) => {
+      const key = episodeKey(s);
+      const { row, missing } = resolveTjEpisode(s, byKey.get(key) ?? [], settle(key));
+      TjLockEpisodeRowSchema.parse(row);
+      return { key, stored: s, next: row, missing, changed: row.version > s.version && !sameEpisode(row, s) };
+    });
+  },
+};
+
+const PG_KEY_SQL = "concat(file_key, '|', toString(file_offset))";
+const PG_SQL = sqlOf('pg-episode-sides.sql');
+
+export const PG_EPISODES: EpisodeTable<PgLockEpisodeRow> = {
+  table: 'pg_lock_episodes', timeColumn: 'ts_end', keySql: PG_KEY_SQL,
+  async resolve(client, keys, lo, hi, settle) {
+    const rows = await stored<PgLockEpisodeRow>(client, 'pg_lock_episodes', 'ts_end', PG_KEY_SQL, keys, lo, hi, ['file_offset', 'version']);
+    if (rows.length === 0) return [];
+    const sides = new Map((await rowsOf<SidesRow>(client, PG_SQL, { lo, hi, ids: keys })).map((s) => [pgEpisodeKey(s), s]));
+    return rows.map((s) => {
+      const key = pgEpisodeKey(s);
+      const { row, missing } = resolvePgEpisode(s, sides.get(key), settle(key));
+      PgLockEpisodeRowSchema.parse(row);
+      return { key, stored: s, next: row, missing, changed: row.version > s.version && !samePgEpisode(row, s) };
+    });
+  },
+};
