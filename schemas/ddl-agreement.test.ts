@@ -15,6 +15,7 @@ import { AlertRowSchema } from './alert-row.js';
 import { TjLockEpisodeRowSchema } from './tj-lock-episode-row.js';
 import { PgLockEpisodeRowSchema } from './pg-lock-episode-row.js';
 import { TjBackendEventRowSchema, TjConnectionEventRowSchema } from './lock-fact-rows.js';
+import { PgBlockedSidesRowSchema } from './pg-blocked-sides-row.js';
 
 let store: TempStore;
 
@@ -113,6 +114,7 @@ test('alerts: the zod schema and the table have the same columns with compatible
 const JSON_ROW_TABLES: Array<[string, z.ZodObject]> = [
   ['tj_lock_episodes', TjLockEpisodeRowSchema], ['pg_lock_episodes', PgLockEpisodeRowSchema],
   ['tj_connection_events', TjConnectionEventRowSchema], ['tj_backend_events', TjBackendEventRowSchema],
+  ['pg_blocked_sides', PgBlockedSidesRowSchema],
 ];
 for (const [table, schema] of JSON_ROW_TABLES) {
   test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {

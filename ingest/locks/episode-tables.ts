@@ -8,7 +8,10 @@ import { packageRoot } from '../store/package-root.js';
 import { TjLockEpisodeRowSchema, type TjLockEpisodeRow } from '../../schemas/tj-lock-episode-row.js';
 import { PgLockEpisodeRowSchema, type PgLockEpisodeRow } from '../../schemas/pg-lock-episode-row.js';
 import { episodeKey, resolveTjEpisode, sameEpisode, type CulpritRow, type Missing } from './tj-episode-rows.js';
-import { pgEpisodeKey, resolvePgEpisode, samePgEpisode, type SidesRow } from './pg-episode-rows.js';
+import { PgBlockedSidesRowSchema, type PgBlockedSidesRow } from '../../schemas/pg-blocked-sides-row.js';
+import {
+  blockedKey, pgEpisodeKey, resolveBlocked, resolvePgEpisode, sameBlocked, samePgEpisode, type BlockedSidesRow, type LockWaitSidesRow,
+} from './pg-episode-rows.js';
 
 /** One episode of a batch: the row stored now and the row it should have. */
 export interface Resolution<Row> { key: string; stored: Row; next: Row; missing: Missing; changed: boolean }
@@ -75,12 +78,31 @@ export const PG_EPISODES: EpisodeTable<PgLockEpisodeRow> = {
   async resolve(client, keys, lo, hi, settle) {
     const rows = await stored<PgLockEpisodeRow>(client, 'pg_lock_episodes', 'ts_end', PG_KEY_SQL, keys, lo, hi, ['file_offset', 'version']);
     if (rows.length === 0) return [];
-    const sides = new Map((await rowsOf<SidesRow>(client, PG_SQL, { lo, hi, ids: keys })).map((s) => [pgEpisodeKey(s), s]));
+    const sides = new Map((await rowsOf<LockWaitSidesRow>(client, PG_SQL, { lo, hi, ids: keys })).map((s) => [pgEpisodeKey(s), s]));
     return rows.map((s) => {
       const key = pgEpisodeKey(s);
       const { row, missing } = resolvePgEpisode(s, sides.get(key), settle(key));
       PgLockEpisodeRowSchema.parse(row);
       return { key, stored: s, next: row, missing, changed: row.version > s.version && !samePgEpisode(row, s) };
+    });
+  },
+};
+
+const BLOCKED_KEY_SQL = "concat(host, '|', server, '|', toString(pid), '|', toString(query_start))";
+const BLOCKED_SQL = sqlOf('pg-blocked-sides.sql');
+
+/** Batched by the blocked statement's start (a key column: every row of an episode has it). */
+export const PG_BLOCKED: EpisodeTable<PgBlockedSidesRow> = {
+  table: 'pg_blocked_sides', timeColumn: 'query_start', keySql: BLOCKED_KEY_SQL,
+  async resolve(client, keys, lo, hi, settle) {
+    const rows = await stored<PgBlockedSidesRow>(client, 'pg_blocked_sides', 'query_start', BLOCKED_KEY_SQL, keys, lo, hi, ['pid', 'holder_pid', 'version']);
+    if (rows.length === 0) return [];
+    const sides = new Map((await rowsOf<BlockedSidesRow>(client, BLOCKED_SQL, { lo, hi, ids: keys })).map((s) => [blockedKey(s), s]));
+    return rows.map((s) => {
+      const key = blockedKey(s);
+      const { row, missing } = resolveBlocked(s, sides.get(key), settle(key));
+      PgBlockedSidesRowSchema.parse(row);
+      return { key, stored: s, next: row, missing, changed: row.version > s.version && !sameBlocked(row, s) };
     });
   },
 };

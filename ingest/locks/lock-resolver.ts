@@ -1,12 +1,12 @@
 // The lock resolver (docs/write-path.md §11): in every process that stores segments (`run`, `ingest`, each `sink`),
 // about once a second it reads the lock episodes that arrived since its last look (tj_lock_episodes,
-// pg_lock_episodes: written by materialized views as their events are stored), works out those not yet complete in
+// pg_lock_episodes, pg_blocked_sides: written by materialized views as their events are stored), works out those not yet complete in
 // batches, and inserts the rows that changed. Restarting loses nothing: it begins with every episode the store holds
 // as pending or partial. Several resolvers on one store write the same rows (episode-tables.ts, tj-episode-rows.ts).
 import { createHash } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EpisodeWork, type EpisodeState, type ResolverMode, type Work } from './episode-work.js';
-import { PG_EPISODES, TJ_EPISODES, type EpisodeTable, type Resolution } from './episode-tables.js';
+import { PG_BLOCKED, PG_EPISODES, TJ_EPISODES, type EpisodeTable, type Resolution } from './episode-tables.js';
 
 export interface LockResolverOptions {
   client: ClickHouseClient;
@@ -29,6 +29,7 @@ export interface LockResolver {
   stats: LockResolverStats;
   /** Episodes being followed (not complete or settled). */
   pending(): number;
+  /** One last pass, then no more. */
   stop(): Promise<void>;
 }
 
@@ -46,7 +47,7 @@ export function resolutionToken(table: string, rows: Array<{ key: string; versio
 export function startLockResolver(o: LockResolverOptions): LockResolver {
   const { client } = o;
   const batch = o.batch ?? 500;
-  const followed: Followed[] = [TJ_EPISODES, PG_EPISODES].map((table) => ({ table: table as unknown as EpisodeTable<AnyRow>, work: new EpisodeWork(o.mode) }));
+  const followed: Followed[] = [TJ_EPISODES, PG_EPISODES, PG_BLOCKED].map((table) => ({ table: table as unknown as EpisodeTable<AnyRow>, work: new EpisodeWork(o.mode) }));
   const stats: LockResolverStats = { resolved: 0, written: 0, passes: 0 };
   /** Server time (s) of the last look: the next reads from a little before it (ingested_at has whole seconds). */
   let since: number | null = null;
@@ -134,7 +135,8 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await queue;
+      // A last look, so that what was stored before the stop is worked out (a failure only leaves it for the next start).
+      await run(false).catch((error: Error) => o.warn?.('lock episodes: the last resolver pass failed; the next start goes on', error));
     },
   };
 }

@@ -24,8 +24,8 @@ export const RetentionConfigSchema = z.strictObject({
   apdex_days: Days.default(400),
   /**
    * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute), and
-   * the lock episodes keep an episode (tj_lock_episodes, pg_lock_episodes): what comparing runs across months reads after the
-   * raw events are gone. Default 400.
+   * the lock episodes keep an episode (tj_lock_episodes, pg_lock_episodes, pg_blocked_minute, pg_blocked_sides): what comparing
+   * runs across months reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
   /** Days the alerts table keeps a notification. Default 400. */
@@ -68,6 +68,8 @@ export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof Retenti
   { table: 'tj_backend_events', key: 'tj_days', column: 'ingested_at' },
   { table: 'tj_lock_episodes', key: 'rollup_days', column: 'ingested_at' },
   { table: 'pg_lock_episodes', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'pg_blocked_minute', key: 'rollup_days', column: 'ingested_at' },
+  { table: 'pg_blocked_sides', key: 'rollup_days', column: 'ingested_at' },
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];
