@@ -17,6 +17,7 @@ import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
+import { run as runLockReports } from './lock-reports.js';
 
 interface Bench {
   name: string;
@@ -48,6 +49,10 @@ const BENCHES: Bench[] = [
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
   // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
+  // Issue #28: every report over an 11-hour run's store (whole run, an hour, 10 minutes); 2M events here, and the
+  // 10M and 100M stores when named (the 100M store takes an hour or more to build once into bench/work).
+  { name: 'lock-reports', run: () => runLockReports({ sizes: [2_000_000], rounds: 3 }) },
+  { name: 'lock-reports-scale', run: () => runLockReports({ sizes: [10_000_000, 100_000_000], rounds: 3 }), onlyWhenNamed: true },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
 ];

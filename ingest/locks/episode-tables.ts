@@ -7,7 +7,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { packageRoot } from '../store/package-root.js';
 import { TjLockEpisodeRowSchema, type TjLockEpisodeRow } from '../../schemas/tj-lock-episode-row.js';
 import { PgLockEpisodeRowSchema, type PgLockEpisodeRow } from '../../schemas/pg-lock-episode-row.js';
-import { episodeKey, resolveTjEpisode, sameEpisode, type CulpritRow, type Missing } from './tj-episode-rows.js';
+import { EPOCH, episodeKey, resolveTjEpisode, sameEpisode, type CulpritRow, type Missing } from './tj-episode-rows.js';
 import { PgBlockedSidesRowSchema, type PgBlockedSidesRow } from '../../schemas/pg-blocked-sides-row.js';
 import {
   blockedKey, pgEpisodeKey, resolveBlocked, resolvePgEpisode, sameBlocked, samePgEpisode, type BlockedSidesRow, type LockWaitSidesRow,
@@ -46,16 +46,39 @@ function stored<Row>(client: ClickHouseClient, table: string, timeColumn: string
 }
 
 const TJ_KEY_SQL = "concat(kind, '|', file_key, '|', toString(file_offset))";
-const TJ_SQL = sqlOf('tj-episode-culprits.sql');
+const TJ_PAIRS_SQL = sqlOf('tj-episode-pairs.sql');
+const TJ_CULPRITS_SQL = sqlOf('tj-episode-culprits.sql');
+
+type PairRow = Pick<CulpritRow, 'kind' | 'file_key' | 'file_offset' | 'paired' | 'victim_connect_id' | 'ref_ts' | 'requested_regions' | 'requested_locks' | 'culprit_connect_id'> & { infobase: string; ts: string };
+type LookupRow = Omit<CulpritRow, keyof PairRow> & { id: string };
+const NOT_LOOKED_UP: Omit<LookupRow, 'id'> = {
+  culprit_user: '', culprit_context: '', tx_found: 0, tx_start: EPOCH, tx_user: '', tx_context: '', tx_end_found: 0, tx_end: EPOCH, tx_end_func: '',
+  culprit_tlocks: [], n_facts: 0,
+};
+
+/**
+ * A batch's victims and culprits (tj-episode-pairs.sql), then each culprit connection looked up in the facts
+ * (tj-episode-culprits.sql, the pairs passed as arrays): two queries, so that neither evaluates the other's sets again.
+ */
+async function culpritRows(client: ClickHouseClient, keys: string[], lo: string, hi: string): Promise<CulpritRow[]> {
+  const pairs = await rowsOf<PairRow>(client, TJ_PAIRS_SQL, { lo, hi, ids: keys });
+  const idOf = (p: PairRow): string => `${episodeKey(p)}|${p.victim_connect_id}|${p.culprit_connect_id}`;
+  const named = [...new Map(pairs.filter((p) => Number(p.culprit_connect_id) !== 0).map((p) => [idOf(p), p])).values()];
+  const found = named.length === 0 ? [] : await rowsOf<LookupRow>(client, TJ_CULPRITS_SQL, {
+    ids: named.map(idOf), infobases: named.map((p) => p.infobase), culprits: named.map((p) => Number(p.culprit_connect_id)),
+    refs: named.map((p) => p.ref_ts), times: named.map((p) => p.ts), regions: named.map((p) => p.requested_regions),
+  });
+  const byId = new Map(found.map((f) => [f.id, f]));
+  return pairs.map((p) => ({ ...NOT_LOOKED_UP, ...byId.get(idOf(p)), ...p }));
+}
 
 export const TJ_EPISODES: EpisodeTable<TjLockEpisodeRow> = {
   table: 'tj_lock_episodes', timeColumn: 'ts', keySql: TJ_KEY_SQL,
   async resolve(client, keys, lo, hi, settle) {
     const rows = await stored<TjLockEpisodeRow>(client, 'tj_lock_episodes', 'ts', TJ_KEY_SQL, keys, lo, hi, ['file_offset', 'wait_us', 'version']);
     if (rows.length === 0) return [];
-    const found = await rowsOf<CulpritRow>(client, TJ_SQL, { lo, hi, ids: keys });
     const byKey = new Map<string, CulpritRow[]>();
-    for (const r of found) {
+    for (const r of await culpritRows(client, keys, lo, hi)) {
       const k = episodeKey(r);
       const list = byKey.get(k);
       if (list === undefined) byKey.set(k, [r]);
