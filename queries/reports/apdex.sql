@@ -132,6 +132,19 @@ WITH
             duration_us_sum / n / 1e6 AS avg_s
         FROM per_op
     ),
+    overall AS
+    (
+        -- Both overall rows from one pass over `counted` (each read of a CTE computes it again). The priority weight
+        -- wᵢ = 1 − (pᵢ − 1)/Pmax is linear, so Σ wᵢ·APDEXᵢ = Σ APDEXᵢ − Σ (pᵢ − 1)·APDEXᵢ / Pmax and Σ wᵢ likewise.
+        SELECT
+            t,
+            sumIf(n, c) AS cn, sumIf(satisfied, c) AS cs, sumIf(tolerating, c) AS ca, sumIf(avg_s * n, c) AS c_avg,
+            sumIf(n, pw) AS pn, sumIf(satisfied, pw) AS ps, sumIf(tolerating, pw) AS pa, sumIf(avg_s * n, pw) AS p_avg,
+            maxIf(greatest(priority, 1), pw) AS pmax, countIf(pw) AS w_n, sumIf(greatest(priority, 1) - 1, pw) AS w_p,
+            sumIf((2 * satisfied + tolerating) / (2 * n), pw) AS r_sum, sumIf((greatest(priority, 1) - 1) * (2 * satisfied + tolerating) / (2 * n), pw) AS rp_sum
+        FROM (SELECT *, target_s IS NOT NULL AS c, target_s IS NOT NULL AND priority IS NOT NULL AS pw FROM counted)
+        GROUP BY t
+    ),
     report_rows AS
     (
         SELECT
@@ -141,29 +154,13 @@ WITH
             round(avg_s, 3) AS avg_s
         FROM counted
         UNION ALL
-        SELECT
-            t, 'overall_count_weighted', '(all operations with a T, count-weighted)', '', '', NULL, NULL, NULL,
-            sum(n), sum(satisfied), sum(tolerating), sum(n - satisfied - tolerating),
-            intDiv((2 * sum(satisfied) + sum(tolerating)) * 1000 + sum(n), 2 * sum(n)) / 1000,
-            round(sum(avg_s * n) / sum(n), 3)
-        FROM counted
-        WHERE target_s IS NOT NULL
-        GROUP BY t
-        HAVING sum(n) > 0
-        UNION ALL
-        SELECT
-            t, 'overall_priority_weighted', '(Общая производительность системы, 1C priority-weighted)', '', '', NULL, NULL, NULL,
-            sum(n), sum(satisfied), sum(tolerating), sum(n - satisfied - tolerating),
-            floor(sum(w * (2 * satisfied + tolerating) / (2 * n)) / sum(w) * 1000 + 0.5) / 1000,
-            round(sum(avg_s * n) / sum(n), 3)
-        FROM
-        (
-            SELECT *, 1 - (greatest(priority, 1) - 1) / (SELECT max(greatest(priority, 1)) FROM counted WHERE target_s IS NOT NULL AND priority IS NOT NULL) AS w
-            FROM counted
-            WHERE target_s IS NOT NULL AND priority IS NOT NULL
-        )
-        GROUP BY t
-        HAVING sum(n) > 0
+        SELECT t, r.1, r.2, '', '', NULL, NULL, NULL, r.3, r.4, r.5, r.3 - r.4 - r.5, r.6, r.7
+        FROM overall
+        ARRAY JOIN arrayFilter(x -> x.3 > 0, [
+            ('overall_count_weighted', '(all operations with a T, count-weighted)', cn, cs, ca,
+             if(cn = 0, 0, intDiv((2 * cs + ca) * 1000 + cn, 2 * cn) / 1000), if(cn = 0, 0, round(c_avg / cn, 3))),
+            ('overall_priority_weighted', '(Общая производительность системы, 1C priority-weighted)', pn, ps, pa,
+             if(pn = 0, 0, floor((r_sum - rp_sum / pmax) / (w_n - w_p / pmax) * 1000 + 0.5) / 1000), if(pn = 0, 0, round(p_avg / pn, 3)))]) AS r
     )
 SELECT
     t, scope, operation, source, target_s, target_from, priority, min_level, n, satisfied, tolerating, frustrated, apdex,
