@@ -44,7 +44,7 @@ function entry(waiter: string | number, holder: string | number, edge: { space: 
 /** Missing past facts: the culprit's transaction, its context, or (when the victim's request is known) its lock. */
 function missingOf(e: LockCulpritEntry, judged: boolean): Missing {
   if (e.found === 0 || Number(e.holder) === 0) return { past: false, txOpen: false };
-  return { past: e.tx_found === 0 || e.user === '' || (judged && e.lock_found === 0), txOpen: e.tx_found === 1 && e.tx_end_found === 0 };
+  return { past: e.tx_found === 0 || e.context === '' || (judged && e.lock_found === 0), txOpen: e.tx_found === 1 && e.tx_end_found === 0 };
 }
 
 /**
