@@ -7,6 +7,7 @@ import { openTempStore, type TempStore } from './support/temp-store.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { segmentOf, tjEvent } from './support/segments.js';
 import { startLockResolver } from '../ingest/locks/lock-resolver.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import type { Segment } from '../ingest/bus/bus.js';
 
 let store: TempStore;
@@ -38,7 +39,7 @@ function segment(): Segment {
 }
 
 test.serial('a segment written twice adds nothing to the lock facts or the victims\' rows', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   await sink.write(segment());
   const once = [await count('SELECT count() FROM tj_connection_events'), await count('SELECT count() FROM tj_backend_events'), await count('SELECT count() FROM tj_lock_episodes')];
   t.deepEqual(once, [6, 1, 2]);

@@ -1,6 +1,6 @@
 // The lock reports stay honest while a run is live (issue #28 item 4, docs/tj-format.md §5.5): an episode whose
 // culprit side is not worked out yet says so, and is completed when the events that complete it arrive — first with
-// events appended by hand to a file `perfpipe run` follows, then under `perfpipe simulate --realtime`, whose
+// events appended by hand to a file `perfpipe run` follows, then under `perfpipe simulate --realtime` (its zone read from tj/timezone.txt), whose
 // expected.json the final report must equal.
 import test from 'ava';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ test.serial('under simulate --realtime: episodes arrive pending, are completed a
   const data = join(work, 'sim-data');
   const simulated = runCli(['simulate', '--out', out, '--users', '6', '--duration', '75s', '--rate', '120', '--seed', '9', '--conflicts-per-minute', '12', '--realtime']);
   await waitFor(() => existsSync(join(out, 'tj')) && existsSync(join(out, 'pg')), 'the simulator to create its folders', 30_000, 50);
-  const daemon = await startDaemon(['run', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ', '--tz', 'Europe/Moscow', '--data', data]);
+  const daemon = await startDaemon(['run', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ', '--data', data]);
   t.teardown(() => daemon.stop('SIGKILL'));
   // Every status an episode showed while the run was live, in the order seen.
   const seen = new Map<string, string[]>();
