@@ -11,6 +11,10 @@
 // Background work is operations of 12 TJ events (BeginTransaction, 3 TLOCKs, 6 DBPOSTGRS, CommitTransaction, CALL:
 // DBPOSTGRS 50 %, TLOCK 25 %, SDBL 17 %, CALL 8 %, as a simulated run's mix), 1 % of them transactions of 1–10
 // minutes. Connection numbers are reused: a user reconnects every 30 minutes and the ids wrap at 20,000 per infobase.
+// For report sql and report errors: one operation in 400 ends in an EXCP instead of its CALL, one in 50,000 starts
+// with a PROC (the platform's version); the server log has each PostgreSQL wait's lines (still waiting, acquired, the
+// deadlock and lock-timeout errors), one statement in 100 operations over log_min_duration_statement, a unique
+// violation per 2,000 operations, and a setting reloaded in the second half.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
@@ -27,12 +31,14 @@ export interface LockStoreShape {
   /** Unix s of the run's start. */
   start: number;
   seed: number;
+  /** What the generator writes; a store built by an older one is built again. */
+  generator: number;
 }
 
 /** 11 hours from 2026-12-01 07:00 UTC, seed 28: the shape for `events` TJ events of `users` users. */
-export const lockStoreShape = (events: number, users: number): LockStoreShape => ({ events, users, hours: 11, start: Date.UTC(2026, 11, 1, 7) / 1000, seed: 28 });
+export const lockStoreShape = (events: number, users: number): LockStoreShape => ({ events, users, hours: 11, start: Date.UTC(2026, 11, 1, 7) / 1000, seed: 28, generator: 2 });
 
-export interface LockStoreCounts { tj_events: number; waits: number; timeouts: number; deadlocks: number; pg_waits: number; pg_samples: number; apdex: number }
+export interface LockStoreCounts { tj_events: number; waits: number; timeouts: number; deadlocks: number; pg_waits: number; pg_samples: number; pg_log: number; excp: number; apdex: number }
 
 const OPERATION_EVENTS = 12;
 /** Per hour per 30,000 users. */
@@ -53,7 +59,7 @@ const CONTEXTS = [
 const ctx = (expr: string): string => `[${CONTEXTS.map((c) => `'${c}'`).join(', ')}][1 + (${expr}) % ${CONTEXTS.length}]`;
 
 /** Columns every generated TJ row fills; the rest take their defaults. */
-const TJ_COLUMNS = 'ts, ts_start, duration_us, event, depth, host, process, pid, infobase, connect_id, session_id, user, context, context_first, context_last, dbms, database, dbpid, func, sql, sql_hash, regions, locks, wait_connections, deadlock_intersections, file, file_key, file_offset';
+const TJ_COLUMNS = 'ts, ts_start, duration_us, event, depth, host, process, pid, infobase, connect_id, session_id, user, context, context_first, context_last, dbms, database, dbpid, func, sql, sql_hash, regions, locks, wait_connections, deadlock_intersections, exception, descr, props, file, file_key, file_offset';
 
 /** Shared expressions of one generated TJ row from (t, conn, user_n, ib, dbpid, ev, dur, func, item, waits, edges, offset). */
 const TJ_ROW = `
@@ -65,6 +71,9 @@ const TJ_ROW = `
     if(ev = 'DBPOSTGRS', cityHash64(sql), 0) AS sql_hash,
     if(ev = 'TLOCK', [splitByChar(' ', item)[1]], []) AS regions, if(ev = 'TLOCK', item, '') AS locks,
     waits AS wait_connections, edges AS deadlock_intersections,
+    if(ev = 'EXCP', ['DataBaseException', 'ScriptException', 'NetworkException'][1 + ctx_n % 3], '') AS exception,
+    if(ev = 'EXCP', concat('src\\\\VResultImpl.cpp(1129):\\n', lower(hex(h)), ': Ошибка при выполнении операции ', toString(ctx_n % 7)), '') AS descr,
+    if(ev = 'PROC', map('Txt', 'Server started (8.3.24.1691)'), map()) AS props,
     concat('/bench/rphost_', toString(1000 + user_n % 300), '/tj.log') AS file, concat('bench-', toString(user_n % 300)) AS file_key, offset AS file_offset`;
 
 /** A user's connection at an instant: reconnects every 30 minutes, ids wrap at 20,000 (reused by others later). */
@@ -86,8 +95,8 @@ FROM
         if(h % 100 = 0, 60000000 + bitShiftRight(h, 8) % 540000000, 50000 + bitShiftRight(h, 8) % 1950000) AS op_us,
         concat('AccumRg', toString(31000 + bitShiftRight(h, 12) % 40), '.DIMS Exclusive Fld1=', toString(bitShiftRight(h, 24) % 100000)) AS op_item,
         arrayJoin(range(${OPERATION_EVENTS})) AS i,
-        multiIf(i = 0, 'SDBL', i IN (1, 5, 9), 'TLOCK', i = 10, 'SDBL', i = 11, 'CALL', 'DBPOSTGRS') AS ev,
-        multiIf(i = 0, 'BeginTransaction', i = 10, 'CommitTransaction', '') AS func,
+        multiIf(i = 0 AND h % 50000 = 7, 'PROC', i = 0, 'SDBL', i IN (1, 5, 9), 'TLOCK', i = 10, 'SDBL', i = 11 AND h % 400 = 3, 'EXCP', i = 11, 'CALL', 'DBPOSTGRS') AS ev,
+        multiIf(ev = 'PROC', '', i = 0, 'BeginTransaction', i = 10, 'CommitTransaction', '') AS func,
         t0 + toIntervalMicrosecond(if(i >= 10, op_us + i, intDiv(op_us * i, 11))) AS t,
         toUInt64(multiIf(ev = 'CALL', op_us, ev = 'TLOCK', 5 + h % 20, ev = 'DBPOSTGRS', 300 + bitShiftRight(h, 4) % 3000, 10)) AS dur,
         op_item AS item, CAST([] AS Array(UInt64)) AS waits, '' AS edges, (${base} + number) * 16 + i AS offset
@@ -180,7 +189,55 @@ FROM
         arrayJoin([true, false]) AS w
     FROM numbers(${n})
 )`,
+    // The server log's lines of each wait (log_lock_waits, deadlock_timeout 1 s): still waiting, then acquired, or the
+    // deadlock's or the lock timeout's error.
+    `INSERT INTO pg_log (${PG_LOG_COLUMNS})
+SELECT ${PG_LOG_ROW}
+FROM
+(
+    SELECT ${episodes},
+        arrayJoin([1, 2]) AS line, waiter_pid AS pid, concat(toString(waiter_pid), '-', toString(h % 1000)) AS session,
+        if(line = 1, started + toIntervalMillisecond(1000), ended) AS t,
+        multiIf(line = 1, 'lock_wait', outcome = 'acquired', 'lock_wait', outcome = 'deadlock', 'deadlock', 'lock_timeout') AS kind,
+        if(line = 1 OR outcome = 'acquired', 'LOG', 'ERROR') AS severity,
+        multiIf(line = 1 OR outcome = 'acquired', '', outcome = 'deadlock', '40P01', '55P03') AS sqlstate,
+        multiIf(line = 1, concat('process ', toString(waiter_pid), ' still waiting for ShareLock on transaction ', toString(h % 100000000), ' after 1000.000 ms'),
+            outcome = 'acquired', concat('process ', toString(waiter_pid), ' acquired ShareLock on transaction ', toString(h % 100000000), ' after ', toString(dateDiff('millisecond', started, ended)), '.000 ms'),
+            outcome = 'deadlock', 'deadlock detected', 'canceling statement due to lock timeout') AS message,
+        'UPDATE _AccumRg31253 SET _Fld1 = $1 WHERE _IDRRef = $2' AS statement, NULL AS duration, 8000000000 + (${base} + number) * 4 + line AS offset
+    FROM numbers(${n})
+)`,
   ];
+}
+
+const PG_LOG_COLUMNS = 'ts, kind, severity, sqlstate, pid, session_id, user, database, application, message, statement, duration_ms, host, file, file_key, file_offset';
+/** A pg_log row from (t, kind, severity, sqlstate, pid, session, message, statement, duration, offset). */
+const PG_LOG_ROW = `toDateTime64(t, 3, 'UTC'), kind, severity, sqlstate, pid, session, 'usr1cv8', 'erp', '1CV8', message, statement, duration, 'db1',
+    '/pg/postgresql.log', 'pg-bench', offset`;
+
+/**
+ * The server log's own lines of the slice's background operations: one statement in 100 over
+ * log_min_duration_statement, a unique violation per 2,000, and (`reload`) work_mem changed by a reload.
+ */
+function pgLogSql(n: number, from: number, base: number, shape: LockStoreShape, reload: boolean): string {
+  const stepUs = Math.floor((SLICE_S * 1e6) / n);
+  return `INSERT INTO pg_log (${PG_LOG_COLUMNS})
+SELECT ${PG_LOG_ROW}
+FROM
+(
+    SELECT
+        cityHash64(${base} + number, ${shape.seed}) AS h, h % ${shape.users} AS user_n,
+        toDateTime64(${from}, 6, 'UTC') + toIntervalMicrosecond(number * ${stepUs} + bitShiftRight(h, 32) % ${stepUs}) AS t0,
+        ${DBPID('user_n', 't0')} AS pid, concat(toString(pid), '-', toString(user_n)) AS session, t0 + toIntervalMillisecond(300) AS t,
+        h % 2000 = 11 AS failed, if(failed, 'error', 'duration') AS kind, if(failed, 'ERROR', 'LOG') AS severity, if(failed, '23505', '') AS sqlstate,
+        if(failed, concat('duplicate key value violates unique constraint "_accumrg', toString(31000 + bitShiftRight(h, 12) % 40), '_bydims"'),
+            concat('duration: ', toString(1000 + bitShiftRight(h, 4) % 9000), '.123 ms  execute <unnamed>: UPDATE _AccumRg', toString(31000 + bitShiftRight(h, 12) % 40), ' SET _Fld1 = $1')) AS message,
+        '' AS statement, if(failed, NULL, toFloat64(1000 + bitShiftRight(h, 4) % 9000)) AS duration, 7000000000 + (${base} + number) AS offset
+    FROM numbers(${n})
+    WHERE h % 100 = 0 OR h % 2000 = 11
+)${reload ? `
+UNION ALL
+SELECT toDateTime64(${from + 5}, 3, 'UTC'), 'other', 'LOG', '', 1, '', '', '', '', 'parameter "work_mem" changed to "64MB"', '', NULL, 'db1', '/pg/postgresql.log', 'pg-bench', 6000000000 + ${base}` : ''}`;
 }
 
 function apdexSql(n: number, from: number, base: number, shape: LockStoreShape): string {
@@ -212,6 +269,7 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   for (let s = 0; s < slices; s++) {
     const from = shape.start + s * SLICE_S;
     await run(operationsSql(operations, from, s * operations, shape));
+    await run(pgLogSql(operations, from, s * operations, shape, s === Math.floor(slices / 2) + 3));
     for (const kind of ['waits', 'timeouts', 'deadlocks'] as const) await run(conflictsSql(kind, per[kind], from, s * per[kind], shape));
     for (const q of pgSql(per.pg, from, s * per.pg, shape)) await run(q);
     await run(apdexSql(per.apdex, from, s * per.apdex, shape));
@@ -228,6 +286,8 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
     deadlocks: await count("SELECT count() FROM tj_events WHERE event = 'TDEADLOCK'"),
     pg_waits: await count('SELECT count() FROM pg_lock_waits'),
     pg_samples: await count('SELECT count() FROM pg_activity'),
+    pg_log: await count('SELECT count() FROM pg_log'),
+    excp: await count("SELECT count() FROM tj_events WHERE event = 'EXCP'"),
     apdex: await count('SELECT count() FROM apdex_measurements'),
   };
 }

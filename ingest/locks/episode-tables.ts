@@ -10,7 +10,7 @@ import { PgLockEpisodeRowSchema, type PgLockEpisodeRow } from '../../schemas/pg-
 import { EPOCH, episodeKey, resolveTjEpisode, sameEpisode, type CulpritRow, type Missing } from './tj-episode-rows.js';
 import { PgBlockedSidesRowSchema, type PgBlockedSidesRow } from '../../schemas/pg-blocked-sides-row.js';
 import {
-  blockedKey, pgEpisodeKey, resolveBlocked, resolvePgEpisode, sameBlocked, samePgEpisode, type BlockedSidesRow, type LockWaitSidesRow,
+  blockedKey, NO_SIDES, pgEpisodeKey, resolveBlocked, resolvePgEpisode, sameBlocked, samePgEpisode, type BlockedSample, type SidesRow,
 } from './pg-episode-rows.js';
 
 /** One episode of a batch: the row stored now and the row it should have. */
@@ -94,17 +94,32 @@ export const TJ_EPISODES: EpisodeTable<TjLockEpisodeRow> = {
 };
 
 const PG_KEY_SQL = "concat(file_key, '|', toString(file_offset))";
-const PG_SQL = sqlOf('pg-episode-sides.sql');
+const SIDES_SQL = sqlOf('one-c-sides.sql');
+const BLOCKED_SAMPLE_SQL = sqlOf('pg-blocked-sample.sql');
+
+/** One episode's 1C sides to look up: its waiting backend, its first holder (0: none) and when the wait began. */
+interface SidesProbe { id: string; waiter: number; holder: number; at: string }
+
+/** The 1C sides of a batch's PostgreSQL episodes by id (one-c-sides.sql, one pass over tj_backend_events). */
+async function oneCSides(client: ClickHouseClient, probes: SidesProbe[]): Promise<Map<string, SidesRow>> {
+  if (probes.length === 0) return new Map();
+  const rows = await rowsOf<SidesRow & { id: string }>(client, SIDES_SQL, {
+    ids: probes.map((p) => p.id), waiters: probes.map((p) => p.waiter), holders: probes.map((p) => p.holder), ats: probes.map((p) => p.at),
+  });
+  return new Map(rows.map((r) => [r.id, r]));
+}
 
 export const PG_EPISODES: EpisodeTable<PgLockEpisodeRow> = {
   table: 'pg_lock_episodes', timeColumn: 'ts_end', keySql: PG_KEY_SQL,
   async resolve(client, keys, lo, hi, settle) {
     const rows = await stored<PgLockEpisodeRow>(client, 'pg_lock_episodes', 'ts_end', PG_KEY_SQL, keys, lo, hi, ['file_offset', 'version']);
     if (rows.length === 0) return [];
-    const sides = new Map((await rowsOf<LockWaitSidesRow>(client, PG_SQL, { lo, hi, ids: keys })).map((s) => [pgEpisodeKey(s), s]));
+    const holderOf = (s: PgLockEpisodeRow): number => s.holder_pids[0] ?? 0;
+    const sides = await oneCSides(client, rows.map((s) => ({ id: pgEpisodeKey(s), waiter: s.pid, holder: holderOf(s), at: s.ts_start })));
     return rows.map((s) => {
       const key = pgEpisodeKey(s);
-      const { row, missing } = resolvePgEpisode(s, sides.get(key), settle(key));
+      const found = sides.get(key);
+      const { row, missing } = resolvePgEpisode(s, { ...NO_SIDES, ...found, first_holder: holderOf(s) }, settle(key));
       PgLockEpisodeRowSchema.parse(row);
       return { key, stored: s, next: row, missing, changed: row.version > s.version && !samePgEpisode(row, s) };
     });
@@ -112,7 +127,6 @@ export const PG_EPISODES: EpisodeTable<PgLockEpisodeRow> = {
 };
 
 const BLOCKED_KEY_SQL = "concat(host, '|', server, '|', toString(pid), '|', toString(query_start))";
-const BLOCKED_SQL = sqlOf('pg-blocked-sides.sql');
 
 /** Batched by the blocked statement's start (a key column: every row of an episode has it). */
 export const PG_BLOCKED: EpisodeTable<PgBlockedSidesRow> = {
@@ -120,10 +134,12 @@ export const PG_BLOCKED: EpisodeTable<PgBlockedSidesRow> = {
   async resolve(client, keys, lo, hi, settle) {
     const rows = await stored<PgBlockedSidesRow>(client, 'pg_blocked_sides', 'query_start', BLOCKED_KEY_SQL, keys, lo, hi, ['pid', 'holder_pid', 'version']);
     if (rows.length === 0) return [];
-    const sides = new Map((await rowsOf<BlockedSidesRow>(client, BLOCKED_SQL, { lo, hi, ids: keys })).map((s) => [blockedKey(s), s]));
+    const samples = await rowsOf<BlockedSample>(client, BLOCKED_SAMPLE_SQL, { lo, hi, ids: keys });
+    const sides = await oneCSides(client, samples.map((x) => ({ id: blockedKey(x), waiter: x.pid, holder: x.holder_pid, at: x.at })));
+    const byKey = new Map(samples.map((x) => [blockedKey(x), { ...NO_SIDES, ...sides.get(blockedKey(x)), ...x }]));
     return rows.map((s) => {
       const key = blockedKey(s);
-      const { row, missing } = resolveBlocked(s, sides.get(key), settle(key));
+      const { row, missing } = resolveBlocked(s, byKey.get(key), settle(key));
       PgBlockedSidesRowSchema.parse(row);
       return { key, stored: s, next: row, missing, changed: row.version > s.version && !sameBlocked(row, s) };
     });

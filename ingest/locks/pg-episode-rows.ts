@@ -1,22 +1,30 @@
 // PostgreSQL episodes worked out (docs/tj-format.md §5.5): a lock wait (pg_lock_episodes) and a blocked backend as
-// pg_activity sampled it (pg_blocked_sides), each with its row of pg-episode-sides.sql / pg-blocked-sides.sql → the
-// row with the 1C sides of waiter and holder, its status and version. Pure, like tj-episode-rows.ts.
+// pg_activity sampled it (pg_blocked_sides), each with its row of one-c-sides.sql (and for a blocked backend its first
+// sample, pg-blocked-sample.sql) → the row with the 1C sides of waiter and holder, its status and version. Pure, like
+// tj-episode-rows.ts.
 import type { EpisodeStatus } from '../../schemas/tj-lock-episode-row.js';
 import type { PgLockEpisodeRow } from '../../schemas/pg-lock-episode-row.js';
 import type { PgBlockedSidesRow } from '../../schemas/pg-blocked-sides-row.js';
 import type { Missing } from './tj-episode-rows.js';
 
-/** The 1C sides of one row of pg-episode-sides.sql or pg-blocked-sides.sql (64-bit integers as text). */
+/** The 1C sides of one row of one-c-sides.sql (64-bit integers as text). */
 export interface SidesRow {
   waiter_found: number; waiter_infobase: string; waiter_user: string; waiter_connect_id: string | number; waiter_context: string;
   holder_found: number; holder_user: string; holder_connect_id: string | number; holder_context: string;
   n_facts: string | number | null;
 }
-export interface LockWaitSidesRow extends SidesRow { file_key: string; file_offset: string | number; first_holder: number }
-export interface BlockedSidesRow extends SidesRow {
-  host: string; server: string; pid: number; query_start: string; first_seen: string;
+/** An episode none of whose sides is in the log (yet). */
+export const NO_SIDES: SidesRow = {
+  waiter_found: 0, waiter_infobase: '', waiter_user: '', waiter_connect_id: '0', waiter_context: '',
+  holder_found: 0, holder_user: '', holder_connect_id: '0', holder_context: '', n_facts: 0,
+};
+export interface LockWaitSidesRow extends SidesRow { first_holder: number }
+/** A row of pg-blocked-sample.sql. */
+export interface BlockedSample {
+  host: string; server: string; pid: number; query_start: string; first_seen: string; at: string;
   holder_pid: number; holder_sampled: number; holder_state: string; holder_query: string; holder_application: string;
 }
+export type BlockedSidesRow = SidesRow & BlockedSample;
 
 type OneCSides = Pick<PgLockEpisodeRow, 'waiter_found' | 'waiter_infobase' | 'waiter_user' | 'waiter_connect_id' | 'waiter_context'
   | 'holder_found' | 'holder_user' | 'holder_connect_id' | 'holder_context'>;
