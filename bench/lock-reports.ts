@@ -25,6 +25,8 @@ const REPORTS: ReportCase[] = [
   { name: 'pg-locks', windowed: true, args: (w) => ['report', 'pg-locks', '--format', 'json', ...win(w)] },
   { name: 'pg-waits', windowed: true, args: (w) => ['report', 'pg-waits', '--format', 'json', ...win(w)] },
   { name: 'apdex', windowed: true, args: (w) => ['report', 'apdex', '--format', 'json', ...win(w)] },
+  { name: 'sql', windowed: true, args: (w) => ['report', 'sql', '--format', 'json', ...win(w)] },
+  { name: 'errors', windowed: true, args: (w) => ['report', 'errors', '--format', 'json', ...win(w)] },
   { name: 'all --html', windowed: true, args: (w, html) => ['report', 'all', '--html', html, '--tz', 'UTC', ...win(w)] },
   { name: 'runs', windowed: false, args: () => ['report', 'runs', '--format', 'json'] },
   { name: 'run-compare', windowed: false, args: () => ['report', 'run-compare', 'baseline', 'candidate', '--format', 'json'] },
@@ -75,7 +77,7 @@ export async function run(options: { sizes?: number[]; rounds?: number } = {}): 
     ];
     const html = join(benchWorkDir(), 'lock-report.html');
     const floor: number[] = [];
-    const times = new Map<string, { s: number[]; peak: number[] }>();
+    const times = new Map<string, { s: number[]; peak: number[]; cpu: number[] }>();
     for (let round = 0; round < rounds; round++) {
       // The start-up floor first in every round: the machine's load moves both alike.
       const f = await timed(entry, ['sql', 'SELECT 1', '--data', data]);
@@ -86,9 +88,10 @@ export async function run(options: { sizes?: number[]; rounds?: number } = {}): 
           const r = await timed(entry, [...report.args(w, html), '--data', data]);
           if (r.code !== 0) { ok = false; notes.push(`${report.name} ${label}: exit ${r.code}: ${r.stderr.slice(0, 300)}`); }
           const key = `${report.name}|${label}`;
-          const t = times.get(key) ?? { s: [], peak: [] };
+          const t = times.get(key) ?? { s: [], peak: [], cpu: [] };
           t.s.push(r.s);
           t.peak.push(r.peakKiB / 1024);
+          t.cpu.push(r.cpuS);
           times.set(key, t);
         }
       }
@@ -101,6 +104,7 @@ export async function run(options: { sizes?: number[]; rounds?: number } = {}): 
       figures.push(
         { name: `${events} events: report ${name}, ${label}, whole process`, value: median(t.s), unit: 's' },
         { name: `${events} events: report ${name}, ${label}, beyond start-up (bar ≤ ${BARS[label]} s)`, value: own, unit: 's' },
+        { name: `${events} events: report ${name}, ${label}, CPU of the whole process`, value: median(t.cpu), unit: 's' },
         { name: `${events} events: report ${name}, ${label}, peak RSS`, value: Math.max(...t.peak), unit: 'MiB' },
       );
       if (label === 'whole run') wholeRun.set(name, [...(wholeRun.get(name) ?? []), own]);

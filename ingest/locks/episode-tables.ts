@@ -145,3 +145,11 @@ export const PG_BLOCKED: EpisodeTable<PgBlockedSidesRow> = {
     });
   },
 };
+
+/**
+ * Every table of rows decided at insert and completed by the resolver. Another such fact plugs in here: its table
+ * (written pending by a materialized view), its EpisodeTable and a pure row step (docs/write-path.md §11).
+ */
+export const DECIDED_AT_INSERT: ReadonlyArray<EpisodeTable<{ version: number; status: string }>> = [
+  TJ_EPISODES, PG_EPISODES, PG_BLOCKED,
+] as unknown as ReadonlyArray<EpisodeTable<{ version: number; status: string }>>;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EpisodeWork, type EpisodeState, type ResolverMode, type Work } from './episode-work.js';
-import { PG_BLOCKED, PG_EPISODES, TJ_EPISODES, type EpisodeTable, type Resolution } from './episode-tables.js';
+import { DECIDED_AT_INSERT, type EpisodeTable, type Resolution } from './episode-tables.js';
 
 export interface LockResolverOptions {
   client: ClickHouseClient;
@@ -17,6 +17,8 @@ export interface LockResolverOptions {
   intervalMs?: number;
   /** Episodes worked out per query (500). */
   batch?: number;
+  /** The tables it completes (every one of DECIDED_AT_INSERT). */
+  tables?: ReadonlyArray<EpisodeTable<AnyRow>>;
 }
 
 export interface LockResolverStats { resolved: number; written: number; passes: number }
@@ -47,7 +49,7 @@ export function resolutionToken(table: string, rows: Array<{ key: string; versio
 export function startLockResolver(o: LockResolverOptions): LockResolver {
   const { client } = o;
   const batch = o.batch ?? 500;
-  const followed: Followed[] = [TJ_EPISODES, PG_EPISODES, PG_BLOCKED].map((table) => ({ table: table as unknown as EpisodeTable<AnyRow>, work: new EpisodeWork(o.mode) }));
+  const followed: Followed[] = (o.tables ?? DECIDED_AT_INSERT).map((table) => ({ table, work: new EpisodeWork(o.mode) }));
   const stats: LockResolverStats = { resolved: 0, written: 0, passes: 0 };
   /** Server time (s) of the last look: the next reads from a little before it (ingested_at has whole seconds). */
   let since: number | null = null;
