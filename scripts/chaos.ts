@@ -1,7 +1,9 @@
 // `npm run chaos`: the distributed shape under kill -9 (docs/architecture.md §3 "Prove it"). TJ files grow while one
 // agent and one sink run as child processes; each is SIGKILLed at random moments and restarted, the broker is
 // restarted once; after the pipeline drained, ClickHouse is compared with what the writer wrote. The last line
-// is `chaos: written=N stored=N lost=0 duplicated=0`; exit 1 when anything was lost or duplicated, 2 when the run broke.
+// is `chaos: written=N stored=N lost=0 duplicated=0 episodes=N lost_episodes=0 doubled_episodes=0` (the lock episodes the
+// sinks' resolver completed under the same kills: one row per victim event, docs/write-path.md §11); exit 1 when
+// anything was lost or duplicated, 2 when the run broke.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +12,7 @@ import { createPrng } from '../simulate/prng.js';
 import { startBroker, stopBroker, type Broker } from '../test/support/kafka-broker.js';
 import { pauseBroker, resumeBroker } from '../test/support/broker-restart.js';
 import { runCli } from '../test/support/cli.js';
-import { startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
+import { sinkQuery, startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
 import { TjStream } from '../test/support/tj-stream.js';
 
 const { values } = parseArgs({
@@ -115,6 +117,9 @@ async function main(): Promise<{ line: string; ok: boolean }> {
   await waitFor(async () => (await storedIn(sinkData)).unique >= stream.written, 'the pipeline to drain', 600_000, 2000)
     .catch((error: Error) => say(error.message));
   await sleep(2000); // a late replay would show up as a duplicate now, not after the count
+  // Every victim's row worked out at least once by the (restarted) sink's resolver before it stops.
+  await waitFor(async () => Number((await sinkQuery<{ p: string }>(sinkData, "SELECT countIf(status = 'pending') AS p FROM tj_lock_episodes FINAL"))[0]?.p ?? 1) === 0,
+    'the lock episodes to be worked out', 300_000, 2000).catch((error: Error) => say(error.message));
   await Promise.all([kill(agent, 'SIGTERM'), kill(sink, 'SIGTERM')]);
   const read = await runCli(['sql', 'SELECT count() AS c, uniqExact(file_key, file_offset) AS u FROM tj_events', '--data', sinkData, '--format', 'json']);
   if (read.code !== 0) throw new Error(`reading the sink's store failed: ${read.stderr}`);
@@ -123,10 +128,31 @@ async function main(): Promise<{ line: string; ok: boolean }> {
   const unique = Number(row.u);
   const lost = stream.written - unique;
   const duplicated = stored - unique;
-  say(`done in ${((Date.now() - began) / 1000).toFixed(0)} s; kills agent=${kills.agent} sink=${kills.sink}, broker restarts=1`);
-  const ok = lost === 0 && duplicated === 0;
+  const episodes = await lockEpisodes();
+  say(`done in ${((Date.now() - began) / 1000).toFixed(0)} s; kills agent=${kills.agent} sink=${kills.sink}, broker restarts=1; episodes by status ${episodes.statuses}`);
+  const ok = lost === 0 && duplicated === 0 && episodes.lost === 0 && episodes.doubled === 0;
   if (!ok) keep = true;
-  return { line: `chaos: written=${stream.written} stored=${stored} lost=${lost} duplicated=${duplicated}`, ok };
+  return {
+    line: `chaos: written=${stream.written} stored=${stored} lost=${lost} duplicated=${duplicated} episodes=${episodes.rows} lost_episodes=${episodes.lost} doubled_episodes=${episodes.doubled}`,
+    ok,
+  };
+}
+
+/**
+ * The lock episodes against the victim events stored: lost = a victim event without its row, doubled = more rows than
+ * episodes as a report reads them (FINAL) or an episode kind/key stored twice.
+ */
+async function lockEpisodes(): Promise<{ rows: number; lost: number; doubled: number; statuses: string }> {
+  const read = await runCli(['sql', `SELECT
+      (SELECT uniqExact(file_key, file_offset) FROM tj_events WHERE (event = 'TLOCK' AND notEmpty(wait_connections)) OR event IN ('TTIMEOUT', 'TDEADLOCK')) AS victims,
+      (SELECT count() FROM tj_lock_episodes FINAL) AS rows,
+      (SELECT uniqExact(file_key, file_offset) FROM tj_lock_episodes) AS keys,
+      (SELECT uniqExact(kind, file_key, file_offset) FROM tj_lock_episodes) AS kind_keys,
+      (SELECT toJSONString(CAST(sumMap(map(status, 1)) AS Map(String, UInt64))) FROM tj_lock_episodes FINAL) AS statuses`, '--data', sinkData, '--format', 'json']);
+  if (read.code !== 0) throw new Error(`reading the lock episodes failed: ${read.stderr}`);
+  const r = JSON.parse(read.stdout.trim()) as Record<string, string>;
+  const [victims, rows, keys, kindKeys] = ['victims', 'rows', 'keys', 'kind_keys'].map((k) => Number(r[k]));
+  return { rows: rows!, lost: victims! - keys!, doubled: rows! - keys! + kindKeys! - keys!, statuses: r.statuses ?? '' };
 }
 
 async function cleanup(): Promise<void> {

@@ -123,11 +123,14 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
     return next;
   }
 
-  const timer = setInterval(() => {
+  // A backfill works nothing out while it reads: an episode looked at before the other files are stored is mostly
+  // looked at again in the last step, and the lookups compete with the inserts for the engine (`ingest` of a
+  // lock-heavy 100 MB tree took 295 s against 34 s without the lock work, docs/write-path.md §11).
+  const timer = o.mode === 'follow' ? setInterval(() => {
     if (stopped || busy > 0) return;
     run(false).catch((error: Error) => o.warn?.('lock episodes: a resolver pass failed; trying again', error));
-  }, o.intervalMs ?? 1000);
-  timer.unref();
+  }, o.intervalMs ?? 1000) : null;
+  timer?.unref();
 
   return {
     pass: () => run(false),
@@ -136,6 +139,7 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
     pending: () => followed.reduce((n, f) => n + f.work.size, 0),
     async stop() {
       stopped = true;
+      if (timer === null) return; // a backfill stopped early: the next start's last step works its episodes out
       clearInterval(timer);
       // A last look, so that what was stored before the stop is worked out (a failure only leaves it for the next start).
       await run(false).catch((error: Error) => o.warn?.('lock episodes: the last resolver pass failed; the next start goes on', error));
