@@ -2,14 +2,16 @@
 -- test/reference-sql/tj-lock-culprits.sql works it out, for the pairs of tj-episode-pairs.sql given as arrays (a pair
 -- = {ids}[i]: its infobase, culprit connection, ref_ts, victim event time and requested lock spaces), over the fact
 -- table of migration 050 and with every lookup bounded by the pair's own instants (§5.5), so that an answer does not
--- depend on its batch. One pass over the facts: each pair's rows within [ref_ts − 1 h, ts + 1 h], gathered per pair,
--- the lookups taken from those arrays (so the facts are read once, not once per lookup):
+-- depend on its batch. Each lookup is an ASOF join (one fact per pair), not a join of every pair with every fact of
+-- its connection: on a connection with thousands of events an hour that join was most of an ingest's time.
 --   tx        the culprit's last BeginTransaction at or before ref_ts (at most an hour before) and the first
 --             Commit/Rollback after it (at most an hour after the victim's event);
 --   tlocks    the culprit's TLOCKs from the transaction start (else its last transaction end, else an hour back) to
 --             ref_ts on the victim's lock spaces, oldest first: (ts, regions, locks, context, escalating);
 --   last      the culprit's last event with a context at most an hour before the victim's event;
---   n_facts   the culprit connection's fact rows in [ref_ts − 1 h, ts + 1 h]: what the version counts.
+--   n_facts   the culprit connection's fact rows in [ref_ts − 1 h, ts + 1 h]: what the version counts, as the
+--             difference of two running counts of the connection's facts.
+-- A pair with no fact in its range gets no row.
 WITH
     pairs AS
     (
@@ -26,35 +28,56 @@ WITH
         WHERE (infobase, connect_id) IN (SELECT DISTINCT infobase, culprit FROM pairs)
           AND ts >= arrayMin({refs:Array(DateTime64(6))}) - INTERVAL 1 HOUR AND ts <= arrayMax({times:Array(DateTime64(6))}) + INTERVAL 1 HOUR
     ),
-    gathered AS
+    running AS
     (
-        SELECT
-            p.id AS id, any(p.ref_ts) AS ref_ts, any(p.ts) AS ts, toUInt64(count()) AS n_facts,
-            arraySort(x -> x.1, groupArrayIf((f.ts, f.func, f.user, f.context_first), f.func != '')) AS txs,
-            argMaxIf((f.ts, f.user, f.context_first), f.ts, f.context_first != '' AND f.ts <= p.ts AND f.ts >= p.ts - INTERVAL 1 HOUR) AS last,
-            arraySort(x -> x.1, groupArrayIf((f.ts, f.regions, f.locks, f.context_first, if(f.escalating = 1, 'true', '')),
-                f.event = 'TLOCK' AND f.ts <= p.ref_ts AND (empty(p.req_regions) OR hasAny(f.regions, p.req_regions)))) AS tlocks
-        FROM pairs AS p
-        INNER JOIN facts AS f ON p.infobase = f.infobase AND p.culprit = f.connect_id
-        WHERE f.ts >= p.ref_ts - INTERVAL 1 HOUR AND f.ts <= p.ts + INTERVAL 1 HOUR
-        GROUP BY id
+        -- Facts counted up to each instant of a connection (instants shared by several facts counted once).
+        SELECT infobase, connect_id, ts, sum(n) OVER (PARTITION BY infobase, connect_id ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto
+        FROM (SELECT infobase, connect_id, ts, count() AS n FROM facts GROUP BY infobase, connect_id, ts)
     ),
-    resolved AS
+    looked AS
     (
         SELECT
-            id, n_facts, last, tlocks,
-            arrayLast(x -> x.2 = 'BeginTransaction' AND x.1 <= ref_ts, txs) AS b,
-            b.1 != toDateTime64(0, 6, 'UTC') AS begin_found,
-            arrayFirst(x -> x.2 IN ('CommitTransaction', 'RollbackTransaction') AND x.1 >= b.1, txs) AS e,
-            e.1 != toDateTime64(0, 6, 'UTC') AS end_found,
-            arrayLast(x -> x.2 IN ('CommitTransaction', 'RollbackTransaction') AND x.1 <= ref_ts, txs) AS pe,
-            begin_found AND (NOT end_found OR e.1 >= ref_ts) AS tx_found,
-            multiIf(tx_found, b.1, pe.1 != toDateTime64(0, 6, 'UTC'), pe.1, ref_ts - INTERVAL 1 HOUR) AS lower_ts
-        FROM gathered
+            p.id AS id, p.infobase AS infobase, p.culprit AS culprit, p.ref_ts AS ref_ts, p.ts AS ts, p.req_regions AS req_regions,
+            hi.upto - lo.upto AS n_facts,
+            l.found = 1 AND l.ts >= p.ts - INTERVAL 1 HOUR AS last_found, l.user AS last_user, l.context_first AS last_context,
+            b.found = 1 AND b.ts >= p.ref_ts - INTERVAL 1 HOUR AS begin_found, b.ts AS b_ts, b.user AS b_user, b.context_first AS b_context,
+            pe.found = 1 AND pe.ts >= p.ref_ts - INTERVAL 1 HOUR AS prev_end_found, pe.ts AS pe_ts
+        FROM pairs AS p
+        ASOF LEFT JOIN running AS hi ON p.infobase = hi.infobase AND p.culprit = hi.connect_id AND p.ts + INTERVAL 1 HOUR >= hi.ts
+        ASOF LEFT JOIN running AS lo ON p.infobase = lo.infobase AND p.culprit = lo.connect_id AND p.ref_ts - INTERVAL 1 HOUR > lo.ts
+        ASOF LEFT JOIN (SELECT infobase, connect_id, ts, user, context_first, toUInt8(1) AS found FROM facts WHERE context_first != '') AS l
+            ON p.infobase = l.infobase AND p.culprit = l.connect_id AND p.ts >= l.ts
+        ASOF LEFT JOIN (SELECT infobase, connect_id, ts, user, context_first, toUInt8(1) AS found FROM facts WHERE func = 'BeginTransaction') AS b
+            ON p.infobase = b.infobase AND p.culprit = b.connect_id AND p.ref_ts >= b.ts
+        ASOF LEFT JOIN (SELECT infobase, connect_id, ts, toUInt8(1) AS found FROM facts WHERE func IN ('CommitTransaction', 'RollbackTransaction')) AS pe
+            ON p.infobase = pe.infobase AND p.culprit = pe.connect_id AND p.ref_ts >= pe.ts
+    ),
+    ended AS
+    (
+        -- The first end at or after the transaction's start (or, with no start found, after the range's start).
+        SELECT
+            k.*, e.found = 1 AND e.ts <= k.ts + INTERVAL 1 HOUR AS end_found, e.ts AS e_ts, e.func AS e_func,
+            begin_found AND (NOT end_found OR e_ts >= k.ref_ts) AS tx_found,
+            multiIf(tx_found, k.b_ts, prev_end_found, k.pe_ts, k.ref_ts - INTERVAL 1 HOUR) AS lower_ts
+        FROM (SELECT *, if(begin_found, b_ts, ref_ts - INTERVAL 1 HOUR) AS from_ts FROM looked WHERE n_facts > 0) AS k
+        ASOF LEFT JOIN (SELECT infobase, connect_id, ts, func, toUInt8(1) AS found FROM facts WHERE func IN ('CommitTransaction', 'RollbackTransaction')) AS e
+            ON k.infobase = e.infobase AND k.culprit = e.connect_id AND k.from_ts <= e.ts
+    ),
+    tlocks AS
+    (
+        SELECT
+            k.id AS id,
+            arraySort(x -> x.1, groupArray((f.ts, f.regions, f.locks, f.context_first, if(f.escalating = 1, 'true', '')))) AS culprit_tlocks
+        FROM ended AS k
+        INNER JOIN (SELECT * FROM facts WHERE event = 'TLOCK') AS f ON k.infobase = f.infobase AND k.culprit = f.connect_id
+        WHERE f.ts >= k.lower_ts AND f.ts <= k.ref_ts AND (empty(k.req_regions) OR hasAny(f.regions, k.req_regions))
+        GROUP BY id
     )
 SELECT
-    id, last.2 AS culprit_user, last.3 AS culprit_context,
-    tx_found, b.1 AS tx_start, b.3 AS tx_user, b.4 AS tx_context,
-    tx_found AND end_found AS tx_end_found, e.1 AS tx_end, e.2 AS tx_end_func,
-    arrayFilter(x -> x.1 >= lower_ts, tlocks) AS culprit_tlocks, n_facts
-FROM resolved
+    k.id AS id, if(last_found, last_user, '') AS culprit_user, if(last_found, last_context, '') AS culprit_context,
+    tx_found, if(begin_found, b_ts, toDateTime64(0, 6, 'UTC')) AS tx_start, if(begin_found, b_user, '') AS tx_user,
+    if(begin_found, b_context, '') AS tx_context,
+    tx_found AND end_found AS tx_end_found, if(end_found, e_ts, toDateTime64(0, 6, 'UTC')) AS tx_end, if(end_found, e_func, '') AS tx_end_func,
+    t.culprit_tlocks AS culprit_tlocks, toUInt64(n_facts) AS n_facts
+FROM ended AS k
+LEFT JOIN tlocks AS t ON t.id = k.id
