@@ -48,6 +48,7 @@ function stored<Row>(client: ClickHouseClient, table: string, timeColumn: string
 const TJ_KEY_SQL = "concat(kind, '|', file_key, '|', toString(file_offset))";
 const TJ_PAIRS_SQL = sqlOf('tj-episode-pairs.sql');
 const TJ_CULPRITS_SQL = sqlOf('tj-episode-culprits.sql');
+const TJ_TLOCKS_SQL = sqlOf('tj-episode-tlocks.sql');
 
 type PairRow = Pick<CulpritRow, 'kind' | 'file_key' | 'file_offset' | 'paired' | 'victim_connect_id' | 'ref_ts' | 'requested_regions' | 'requested_locks' | 'culprit_connect_id'> & { infobase: string; ts: string };
 type LookupRow = Omit<CulpritRow, keyof PairRow> & { id: string };
@@ -58,17 +59,25 @@ const NOT_LOOKED_UP: Omit<LookupRow, 'id'> = {
 
 /**
  * A batch's victims and culprits (tj-episode-pairs.sql), then each culprit connection looked up in the facts
- * (tj-episode-culprits.sql, the pairs passed as arrays): two queries, so that neither evaluates the other's sets again.
+ * (tj-episode-culprits.sql, the pairs passed as arrays), then its TLOCKs from where that lookup says
+ * (tj-episode-tlocks.sql): three queries, so that none evaluates another's sets again.
  */
 async function culpritRows(client: ClickHouseClient, keys: string[], lo: string, hi: string): Promise<CulpritRow[]> {
   const pairs = await rowsOf<PairRow>(client, TJ_PAIRS_SQL, { lo, hi, ids: keys });
   const idOf = (p: PairRow): string => `${episodeKey(p)}|${p.victim_connect_id}|${p.culprit_connect_id}`;
   const named = [...new Map(pairs.filter((p) => Number(p.culprit_connect_id) !== 0).map((p) => [idOf(p), p])).values()];
-  const found = named.length === 0 ? [] : await rowsOf<LookupRow>(client, TJ_CULPRITS_SQL, {
+  const found = named.length === 0 ? [] : await rowsOf<Omit<LookupRow, 'culprit_tlocks'> & { lower_ts: string }>(client, TJ_CULPRITS_SQL, {
     ids: named.map(idOf), infobases: named.map((p) => p.infobase), culprits: named.map((p) => Number(p.culprit_connect_id)),
     refs: named.map((p) => p.ref_ts), times: named.map((p) => p.ts), regions: named.map((p) => p.requested_regions),
   });
-  const byId = new Map(found.map((f) => [f.id, f]));
+  const pairOf = new Map(named.map((p) => [idOf(p), p]));
+  const withFacts = found.map((f) => ({ f, p: pairOf.get(f.id)! }));
+  const tlocks = withFacts.length === 0 ? [] : await rowsOf<Pick<LookupRow, 'id' | 'culprit_tlocks'>>(client, TJ_TLOCKS_SQL, {
+    ids: withFacts.map(({ f }) => f.id), infobases: withFacts.map(({ p }) => p.infobase), culprits: withFacts.map(({ p }) => Number(p.culprit_connect_id)),
+    lowers: withFacts.map(({ f }) => f.lower_ts), refs: withFacts.map(({ p }) => p.ref_ts), regions: withFacts.map(({ p }) => p.requested_regions),
+  });
+  const tlocksOf = new Map(tlocks.map((t) => [t.id, t.culprit_tlocks]));
+  const byId = new Map(found.map(({ lower_ts: _, ...f }) => [f.id, { ...f, culprit_tlocks: tlocksOf.get(f.id) ?? [] }]));
   return pairs.map((p) => ({ ...NOT_LOOKED_UP, ...byId.get(idOf(p)), ...p }));
 }
 

@@ -6,8 +6,8 @@
 -- its connection: on a connection with thousands of events an hour that join was most of an ingest's time.
 --   tx        the culprit's last BeginTransaction at or before ref_ts (at most an hour before) and the first
 --             Commit/Rollback after it (at most an hour after the victim's event);
---   tlocks    the culprit's TLOCKs from the transaction start (else its last transaction end, else an hour back) to
---             ref_ts on the victim's lock spaces, oldest first: (ts, regions, locks, context, escalating);
+--   lower_ts  where the culprit's TLOCKs are looked for from (tj-episode-tlocks.sql): the transaction start, else its
+--             last transaction end, else an hour back;
 --   last      the culprit's last event with a context at most an hour before the victim's event;
 --   n_facts   the culprit connection's fact rows in [ref_ts − 1 h, ts + 1 h]: what the version counts, as the
 --             difference of two running counts of the connection's facts.
@@ -62,22 +62,11 @@ WITH
         FROM (SELECT *, if(begin_found, b_ts, ref_ts - INTERVAL 1 HOUR) AS from_ts FROM looked WHERE n_facts > 0) AS k
         ASOF LEFT JOIN (SELECT infobase, connect_id, ts, func, toUInt8(1) AS found FROM facts WHERE func IN ('CommitTransaction', 'RollbackTransaction')) AS e
             ON k.infobase = e.infobase AND k.culprit = e.connect_id AND k.from_ts <= e.ts
-    ),
-    tlocks AS
-    (
-        SELECT
-            k.id AS id,
-            arraySort(x -> x.1, groupArray((f.ts, f.regions, f.locks, f.context_first, if(f.escalating = 1, 'true', '')))) AS culprit_tlocks
-        FROM ended AS k
-        INNER JOIN (SELECT * FROM facts WHERE event = 'TLOCK') AS f ON k.infobase = f.infobase AND k.culprit = f.connect_id
-        WHERE f.ts >= k.lower_ts AND f.ts <= k.ref_ts AND (empty(k.req_regions) OR hasAny(f.regions, k.req_regions))
-        GROUP BY id
     )
 SELECT
     k.id AS id, if(last_found, last_user, '') AS culprit_user, if(last_found, last_context, '') AS culprit_context,
     tx_found, if(begin_found, b_ts, toDateTime64(0, 6, 'UTC')) AS tx_start, if(begin_found, b_user, '') AS tx_user,
     if(begin_found, b_context, '') AS tx_context,
     tx_found AND end_found AS tx_end_found, if(end_found, e_ts, toDateTime64(0, 6, 'UTC')) AS tx_end, if(end_found, e_func, '') AS tx_end_func,
-    t.culprit_tlocks AS culprit_tlocks, toUInt64(n_facts) AS n_facts
+    toString(lower_ts) AS lower_ts, toUInt64(n_facts) AS n_facts
 FROM ended AS k
-LEFT JOIN tlocks AS t ON t.id = k.id
