@@ -18,6 +18,7 @@ import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
 import { run as runClickHouseHttp } from './clickhouse-http.js';
+import { run as runLockReports } from './lock-reports.js';
 import { run as runReportScale } from './report-scale.js';
 
 interface Bench {
@@ -53,6 +54,10 @@ const BENCHES: Bench[] = [
   // Issue 27: `perfpipe serve`'s RSS during a 10M-row SELECT, HTTP ingest against the embedded ingest (bar ≥ 0.5×),
   // and the HTTP ingest's rate while heavy queries run on the same serve.
   { name: 'clickhouse-http', run: () => runClickHouseHttp({ sizeMb: 50, rounds: 2 }) },
+  // Issue #28: every report over an 11-hour run's store (whole run, an hour, 10 minutes); 2M events here, and the
+  // 10M and 100M stores when named (the 100M store takes an hour or more to build once into bench/work).
+  { name: 'lock-reports', run: () => runLockReports({ sizes: [2_000_000], rounds: 3 }) },
+  { name: 'lock-reports-scale', run: () => runLockReports({ sizes: [10_000_000, 100_000_000], rounds: 3 }), onlyWhenNamed: true },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
   // Issue #25: report sql and report errors at 10M and 30M generated TJ events, beside the scan the rollups replace.

@@ -2,8 +2,10 @@
 // agent and one sink run as child processes; each is SIGKILLed at random moments and restarted, the broker is
 // restarted once. With --store-kills N (default 2) the sink writes over HTTP to a second perfpipe serving the store
 // (`perfpipe serve`, ClickHouse's HTTP interface, its write user), and that store is SIGKILLed and restarted N times
-// mid-ingest: the server-down case. After the pipeline drained, ClickHouse is compared with what the writer wrote. The last line
-// is `chaos: written=N stored=N lost=0 duplicated=0`; exit 1 when anything was lost or duplicated, 2 when the run broke.
+// mid-ingest: the server-down case. After the pipeline drained, ClickHouse is compared with what the writer wrote. The last
+// line is `chaos: written=N stored=N lost=0 duplicated=0 episodes=N lost_episodes=0 doubled_episodes=0` (the lock
+// episodes the sinks' resolver completed under the same kills: one row per victim event, docs/write-path.md §11);
+// exit 1 when anything was lost or duplicated, 2 when the run broke.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { createPrng } from '../simulate/prng.js';
 import { startBroker, stopBroker, type Broker } from '../test/support/kafka-broker.js';
 import { pauseBroker, resumeBroker } from '../test/support/broker-restart.js';
 import { runCli } from '../test/support/cli.js';
-import { freePort, startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
+import { freePort, sinkQuery, startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
 import { TjStream } from '../test/support/tj-stream.js';
 import { ask, PASSWORD_ENV, serveSection, WRITER } from '../test/support/clickhouse-serve.js';
 
@@ -158,28 +160,60 @@ async function main(): Promise<{ line: string; ok: boolean }> {
   await waitFor(async () => (await storedNow()).unique >= stream.written, 'the pipeline to drain', 600_000, 2000)
     .catch((error: Error) => say(error.message));
   await sleep(2000); // a late replay would show up as a duplicate now, not after the count
+  // Every victim's row worked out at least once by the (restarted) sink's resolver before it stops.
+  await waitFor(async () => Number((await storeRows("SELECT countIf(status = 'pending') AS p FROM tj_lock_episodes FINAL", true))[0]?.p ?? 1) === 0,
+    'the lock episodes to be worked out', 300_000, 2000).catch((error: Error) => say(error.message));
   await Promise.all([kill(agent, 'SIGTERM'), kill(sink, 'SIGTERM')]);
-  const counting = 'SELECT count() AS c, uniqExact(file_key, file_offset) AS u FROM tj_events';
-  let row: { c: string; u: string };
-  if (storeUrl) {
-    const answer = await ask(storeUrl, { user: WRITER, body: `${counting} FORMAT JSONEachRow` });
-    if (answer.status !== 200) throw new Error(`reading the store over HTTP failed: ${answer.text}`);
-    row = JSON.parse(answer.text.trim()) as { c: string; u: string };
-    say(`sinks logged ${sinkOutages.began} store outage(s) and ${sinkOutages.ended} recovery(ies), one line each, for ${kills.store} store kill(s)`);
-    if (store) await kill(store, 'SIGTERM');
-  } else {
-    const read = await runCli(['sql', counting, '--data', sinkData, '--format', 'json']);
-    if (read.code !== 0) throw new Error(`reading the sink's store failed: ${read.stderr}`);
-    row = JSON.parse(read.stdout.trim()) as { c: string; u: string };
-  }
+  if (storeUrl) say(`sinks logged ${sinkOutages.began} store outage(s) and ${sinkOutages.ended} recovery(ies), one line each, for ${kills.store} store kill(s)`);
+  const [row] = await storeRows('SELECT count() AS c, uniqExact(file_key, file_offset) AS u FROM tj_events', false);
+  if (row === undefined) throw new Error('counting the stored events returned no row');
   const stored = Number(row.c);
   const unique = Number(row.u);
   const lost = stream.written - unique;
   const duplicated = stored - unique;
-  say(`done in ${((Date.now() - began) / 1000).toFixed(0)} s; kills agent=${kills.agent} sink=${kills.sink} store=${kills.store}, broker restarts=1`);
-  const ok = lost === 0 && duplicated === 0;
+  const episodes = await lockEpisodes();
+  if (store) await kill(store, 'SIGTERM');
+  say(`done in ${((Date.now() - began) / 1000).toFixed(0)} s; kills agent=${kills.agent} sink=${kills.sink} store=${kills.store}, broker restarts=1; episodes by status ${episodes.statuses}`);
+  const ok = lost === 0 && duplicated === 0 && episodes.lost === 0 && episodes.doubled === 0;
   if (!ok) keep = true;
-  return { line: `chaos: written=${stream.written} stored=${stored} lost=${lost} duplicated=${duplicated}`, ok };
+  return {
+    line: `chaos: written=${stream.written} stored=${stored} lost=${lost} duplicated=${duplicated} episodes=${episodes.rows} lost_episodes=${episodes.lost} doubled_episodes=${episodes.doubled}`,
+    ok,
+  };
+}
+
+/**
+ * The lock episodes against the victim events stored: lost = a victim event without its row, doubled = more rows than
+ * episodes as a report reads them (FINAL) or an episode kind/key stored twice.
+ */
+async function lockEpisodes(): Promise<{ rows: number; lost: number; doubled: number; statuses: string }> {
+  const [r] = await storeRows(`SELECT
+      (SELECT uniqExact(file_key, file_offset) FROM tj_events WHERE (event = 'TLOCK' AND notEmpty(wait_connections)) OR event IN ('TTIMEOUT', 'TDEADLOCK')) AS victims,
+      (SELECT count() FROM tj_lock_episodes FINAL) AS rows,
+      (SELECT uniqExact(file_key, file_offset) FROM tj_lock_episodes) AS keys,
+      (SELECT uniqExact(kind, file_key, file_offset) FROM tj_lock_episodes) AS kind_keys,
+      (SELECT toJSONString(CAST(sumMap(map(status, 1)) AS Map(String, UInt64))) FROM tj_lock_episodes FINAL) AS statuses`, false);
+  if (r === undefined) throw new Error('reading the lock episodes returned no row');
+  const [victims, rows, keys, kindKeys] = ['victims', 'rows', 'keys', 'kind_keys'].map((k) => Number(r[k]));
+  return { rows: rows!, lost: victims! - keys!, doubled: rows! - keys! + kindKeys! - keys!, statuses: r.statuses ?? '' };
+}
+
+/** A query's rows from the store the sinks write to: the served store over HTTP, else the sink's own data directory
+ * (through its daemon while it runs, through `perfpipe sql` once it stopped). */
+async function storeRows(query: string, sinkRunning: boolean): Promise<Record<string, string>[]> {
+  let text: string;
+  if (storeUrl) {
+    const answer = await ask(storeUrl, { user: WRITER, body: `${query} FORMAT JSONEachRow` });
+    if (answer.status !== 200) throw new Error(`the store answered ${answer.status}: ${answer.text}`);
+    text = answer.text;
+  } else if (sinkRunning) {
+    return sinkQuery<Record<string, string>>(sinkData, query);
+  } else {
+    const read = await runCli(['sql', query, '--data', sinkData, '--format', 'json']);
+    if (read.code !== 0) throw new Error(`reading the sink's store failed: ${read.stderr}`);
+    text = read.stdout;
+  }
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, string>);
 }
 
 async function cleanup(): Promise<void> {

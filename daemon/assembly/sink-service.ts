@@ -14,6 +14,7 @@ import { validateSegment } from '../../ingest/sink/segment-validation.js';
 import type { Families } from '../../ingest/families/family-registry.js';
 import { sleep } from '../../ingest/retry/sleep.js';
 import { backoffMs } from '../../ingest/retry/backoff.js';
+import { startLockResolver, type LockResolver } from '../../ingest/locks/lock-resolver.js';
 
 export interface SinkServiceOptions {
   data: string;
@@ -33,6 +34,8 @@ export interface SinkServiceOptions {
 
 export interface SinkService {
   store: Store;
+  /** Works out the lock episodes of what every sink stored (docs/write-path.md §11); stop it before the store closes. */
+  locks: LockResolver;
   /** The bus handler: resolves once every row of the segment is in ClickHouse (acknowledge, then commit). */
   handle(segment: Segment): Promise<void>;
 }
@@ -62,8 +65,9 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   }
   const m = o.metrics;
   const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m, createStoreDiskWatch(store.where, o.log, m)), signal: o.signal });
+  const locks = startLockResolver({ client: store.client, mode: 'follow', warn: (message, error) => o.log.warn({ err: error.message }, message) });
   return {
-    store,
+    store, locks,
     async handle(segment) {
       const t0 = performance.now();
       const l = { family: segment.family };

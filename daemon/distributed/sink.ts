@@ -55,6 +55,7 @@ export async function startSink(
     await bus.consume((segment) => service.handle(segment));
   } catch (error) {
     await alerter.stop().catch(() => {});
+    await service.locks.stop();
     await bus?.stop().catch(() => {});
     await deadLetters.stop().catch(() => {});
     await service.store.close();
@@ -79,6 +80,7 @@ export async function startSink(
         await running.stop();
         await deadLetters.stop();
         await lag.stop();
+        await service.locks.stop();
         await service.store.close();
       })();
       return stopped;

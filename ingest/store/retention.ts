@@ -15,8 +15,9 @@ const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is
 const OwnRetentionSchema = z.strictObject({
   /**
    * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute,
-   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text): what
-   * comparing runs across months reads after the raw events are gone. Default 400.
+   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text), and the lock episodes keep an
+   * episode (tj_lock_episodes, pg_lock_episodes, pg_blocked_minute, pg_blocked_sides): what comparing runs across months
+   * reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
   /** Days the alerts table keeps a notification. Default 400. */
