@@ -50,9 +50,15 @@ export async function createInterfaceHandler(o: InterfaceOptions): Promise<Click
   });
 }
 
+/** ClickHouse's http_max_uri_size default: the longest request line (URL with its parameters) a server accepts. */
+export const HTTP_MAX_URI_SIZE = 1 << 20;
+
 export async function startClickHouseInterface(o: InterfaceOptions): Promise<ClickHouseInterface> {
   const handler = await createInterfaceHandler(o);
-  const server: Server = createServer({ keepAliveTimeout: 10_000, requestTimeout: 0 }, (req, res) => handler.handle(req, res));
+  // Clients put parameters in the URL (@clickhouse/client sends every param_<name> there): the lock resolver's batched
+  // point lookups make URLs of hundreds of KiB. A server takes URIs up to http_max_uri_size (1 MiB by default);
+  // Node's own limit for the request line and headers is 16 KiB, so it is raised to the server's.
+  const server: Server = createServer({ keepAliveTimeout: 10_000, requestTimeout: 0, maxHeaderSize: HTTP_MAX_URI_SIZE }, (req, res) => handler.handle(req, res));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     if (!socket.writable) { socket.destroy(); return; }
     const text = `Code: 1000. DB::Exception: Malformed HTTP request (${error.code ?? error.message}). (POCO_EXCEPTION)\n`;
