@@ -19,6 +19,7 @@ const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL a
   perfpipe ingest --atop FILE        backfill atop -P text output (--atop-raw DIR: raw atop_YYYYMMDD logs)
   perfpipe run --config FILE         tail and store continuously (daemon); --atop-spawn SECONDS runs atop
   perfpipe sql "SELECT …"            ad-hoc SQL on the store
+  perfpipe migrate --cluster NAME    print (--print) or apply the DDL of a sharded cluster (--replicated)
   perfpipe runs start NAME | stop | list   named load-test runs; reports take --run NAME
   perfpipe report apdex|locks|pg-locks   APDEX per key operation; lock timeouts, deadlocks, waits
   perfpipe report run-compare A B    two runs side by side
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'ingest': return await (await import('./commands/ingest.js')).ingestCommand(rest, await logger());
       case 'run': return await (await import('./commands/run.js')).runCommand(rest, await logger());
       case 'sql': return await (await import('./commands/sql.js')).sqlCommand(rest);
+      case 'migrate': return await (await import('./commands/migrate.js')).migrateCommand(rest);
       case 'runs': return await (await import('./commands/runs.js')).runsCommand(rest);
       case 'report': return await (await import('./commands/report.js')).reportCommand(rest);
       case 'demo': return await (await import('./commands/demo.js')).demoCommand(rest, await logger(process.env.PERFPIPE_LOG_LEVEL ?? 'warn'));
