@@ -17,6 +17,7 @@ import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
+import { run as runStoreFootprint } from './store-footprint.js';
 
 interface Bench {
   name: string;
@@ -48,6 +49,8 @@ const BENCHES: Bench[] = [
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
   // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
+  // Issue #26: bytes per event on disk (system.parts) of a simulated load test, for docs/deploy.md's capacity model.
+  { name: 'store-footprint', run: () => runStoreFootprint({ users: 40, durationS: 600, rate: 400 }) },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
 ];

@@ -14,7 +14,7 @@ export const DATASOURCE = { type: 'grafana-clickhouse-datasource', uid: 'perfpip
 /** sqlds's result formats (the plugin's `format`): a time series frame, or a table. */
 const FORMAT = { timeseries: 0, table: 1 } as const;
 
-/** A raw-SQL query of the ClickHouse data source, as its SQL editor saves it (its src/types/sql.ts). */
+/** A raw-SQL query of the ClickHouse data source, as its SQL editor saves it (the plugin's CHSqlQuery type). */
 class ClickHouseQueryBuilder implements cog.Builder<cog.Dataquery> {
   constructor(private readonly rawSql: string, private readonly kind: keyof typeof FORMAT, private readonly refId = 'A') {}
   build(): cog.Dataquery {
