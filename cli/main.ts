@@ -10,7 +10,7 @@ const HELP = `perfpipe — 1C technological journal, APDEX exports, PostgreSQL a
 
   perfpipe demo                      simulate a short load test live, ingest it, print the reports
   perfpipe simulate --out DIR        write a load test's TJ, PostgreSQL log, atop and APDEX export,
-                                     with expected.json (--users N --duration D --rate N --seed S)
+                                     with expected.json (--users N --duration D --rate N --seed S --hosts N)
   perfpipe parse tj FILE…            events as NDJSON on stdout
   perfpipe parse pg FILE…            PostgreSQL log entries (and the lock waits they close) as NDJSON
   perfpipe ingest --tj DIR           backfill a TJ location into the store

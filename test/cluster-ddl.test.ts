@@ -19,6 +19,8 @@ import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
 import { reportParams, reportSql } from '../queries/reports/reports.js';
 import { keyOperationParams } from '../queries/reports/key-operation-params.js';
 import { packageRoot } from '../ingest/store/package-root.js';
+import { applyRetention } from '../ingest/store/retention.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { runCli } from './support/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-cluster-ddl-'));
@@ -252,6 +254,28 @@ test.serial('a cluster migration stopped half-way resumes at the statement it di
     const statements = sent.filter((s) => !s.includes('schema_migrations_cluster'));
     t.is(statements.length, total);
     t.is(new Set(statements).size, statements.length);
+  } finally {
+    await use('default');
+  }
+});
+
+test.serial('retention on a cluster sets the TTLs on the local tables, not on the Distributed ones', async (t) => {
+  // The `resumed` database holds the whole sharded plan (previous test); a sink configured with clickhouse_cluster
+  // sets the retention this way at start-up (ingest/store/schema.ts).
+  await use('resumed');
+  try {
+    const sent: string[] = [];
+    const send = async (s: string): Promise<void> => { sent.push(s); await store.client.command({ query: stripOnCluster(s) }); };
+    const retention = FAMILIES.retentionSchema.parse({ tj_days: 9 });
+    const changed = await applyRetention(store, retention, FAMILIES.retentionTables, { cluster: 'standin', send });
+    t.true(changed.includes('tj_events: kept for ever → 9 days'), changed.join('\n'));
+    t.true(sent.length > 0);
+    for (const s of sent) t.regex(s, new RegExp(`^ALTER TABLE \\w+${LOCAL_SUFFIX} ON CLUSTER standin `), s);
+    const [local] = await rows<{ q: string }>(`SELECT create_table_query AS q FROM system.tables WHERE database = 'resumed' AND name = 'tj_events${LOCAL_SUFFIX}'`);
+    t.regex(local?.q ?? '', /toDateTime\(ingested_at\) \+ toIntervalDay\(9\)/);
+    const [distributed] = await rows<{ q: string }>(`SELECT create_table_query AS q FROM system.tables WHERE database = 'resumed' AND name = 'tj_events'`);
+    t.notRegex(distributed?.q ?? '', /\bTTL\b/);
+    t.deepEqual(await applyRetention(store, retention, FAMILIES.retentionTables, { cluster: 'standin', send }), [], 'recorded: nothing to change the second time');
   } finally {
     await use('default');
   }
