@@ -16,6 +16,7 @@ import type { Families } from '../ingest/families/family-registry.js';
 import { LiveMetrics } from '../ingest/observe/live-metrics.js';
 import { sinkTelemetry } from './assembly/source-telemetry.js';
 import { createSources } from './assembly/pipeline-sources.js';
+import { createStoreDiskWatch } from './assembly/store-disk.js';
 import { startAgent } from './distributed/agent.js';
 import { startSink } from './distributed/sink.js';
 
@@ -53,7 +54,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
   if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
   if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
-  const sink = createClickHouseSink({ store, layouts: families, events: sinkTelemetry(log, metrics) });
+  // Inserts, publishes and checkpoints share the data directory's disk: a full one is said once (store-disk.ts).
+  const disk = createStoreDiskWatch(store.where, log, metrics);
+  const sink = createClickHouseSink({ store, layouts: families, events: sinkTelemetry(log, metrics, disk) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
   // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a
@@ -65,7 +68,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     alerter?.observe(segment);
     return sink.write(segment);
   });
-  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families });
+  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families, disk });
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,

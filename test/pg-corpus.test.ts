@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createPgParser, type PgLogFormat } from '../parsers/pg/index.js';
 import { createLockEpisodeBuilder } from '../parsers/pg/lock-episodes.js';
+import { DETECT_HEAD_BYTES, detectPgLog } from '../parsers/pg/log-detect.js';
 import { PgEventSchema, type PgEvent } from '../schemas/pg-event.js';
 import { PgLockEpisodeSchema, type PgLockEpisode } from '../schemas/pg-lock-episode.js';
 import type { IngestError } from '../schemas/ingest-error.js';
@@ -247,3 +248,31 @@ corpusTest('pgbadger fixture queryid.log.gz: lock wait with `at character 15` an
   const eps = episodesOf(events);
   t.deepEqual(eps.map((e) => [e.pid, e.outcome, e.wait_ms, e.statement]), [[2129, 'acquired', 13555.814, 'select * from t1;']]);
 });
+
+// Issue 30: every log of the corpus read as its first lines show, with no prefix or format given, reads exactly as
+// under the prefix and format named in PROVENANCE.md; the framings perfpipe does not read (syslog, Heroku, cloud
+// JSON envelopes) fit nothing and say so instead of turning into orphan lines.
+const UNREAD = new Set(['pg-syslog.1.bz2', 'logplex.gz', 'cloudsql.log.gz', 'cnpg.log.gz']);
+const detectedCases: Array<[name: string, read: () => Buffer, format: PgLogFormat, prefix: string | undefined]> = [
+  ...FIXTURES.map(([file, format, prefix]) => [file, () => readFixture(file), format, prefix] as [string, () => Buffer, PgLogFormat, string | undefined]),
+  ...FORMATS.map(([ext, format]) => [`postgresql-phase1.${ext}`, () => readFileSync(join(generated, `postgresql-phase1.${ext}`)), format, PHASE1_PREFIX] as [string, () => Buffer, PgLogFormat, string]),
+];
+for (const [name, bytesOf, format, prefix] of detectedCases) {
+  corpusTest(`${name}: read as its first lines show, with nothing given, ${UNREAD.has(name) ? 'it fits nothing' : 'it reads as under its own prefix and format'}`, (t) => {
+    const bytes = bytesOf();
+    const found = detectPgLog(bytes.subarray(0, DETECT_HEAD_BYTES), bytes.length <= DETECT_HEAD_BYTES);
+    t.log(`${name}: ${found.format} ${JSON.stringify(found.prefix)} (${found.framed} of ${found.lines} lines)`);
+    if (UNREAD.has(name)) {
+      t.is(found.format, null);
+      t.true(found.unframed.length > 0);
+      return;
+    }
+    t.is(found.format, format);
+    const given = parseBytes(bytes, format, prefix);
+    const seen = parseBytes(bytes, found.format ?? 'stderr', found.prefix ?? undefined);
+    const at = given.events.findIndex((e, i) => JSON.stringify(e) !== JSON.stringify(seen.events[i]));
+    t.deepEqual(at < 0 ? null : seen.events[at], at < 0 ? null : given.events[at], `entry ${at}`);
+    t.is(seen.events.length, given.events.length);
+    t.deepEqual(episodesOf(seen.events), episodesOf(given.events));
+  });
+}

@@ -12,6 +12,7 @@ import { pgActivityTelemetry } from './pg-activity-telemetry.js';
 import { fnv1a64Hex } from '../../ingest/source/fingerprint.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 import { sourceTelemetry } from './source-telemetry.js';
+import type { StoreDiskWatch } from './store-disk.js';
 
 /** Checkpoints are per source location, so two configs on one data directory do not collide. */
 export function checkpointDirFor(data: string, type: string, location: string): string {
@@ -23,6 +24,8 @@ export interface SourceSetOptions {
   families: Families;
   /** Puts bookkeeping (file lag) in front of the telemetry calls. */
   wrapEvents?: (events: SourceEvents) => SourceEvents;
+  /** The store's disk watch, when the store shares this process's data directory (the embedded default). */
+  disk?: StoreDiskWatch;
 }
 
 /** Creates the sources (not started): the caller starts them once the bus is ready. */
@@ -46,7 +49,7 @@ export async function createSources(
   };
   const sources: Source[] = [];
   for (const s of config.sources) {
-    const events = sourceTelemetry(s.type, log, metrics);
+    const events = sourceTelemetry(s.type, log, metrics, options.disk);
     // Each family builds its source from the same context (ingest/families/registry.ts, docs/adding-a-family.md).
     sources.push(await options.families.createSource(s, {
       host: config.host, mode, publish, events: options.wrapEvents ? options.wrapEvents(events) : events,

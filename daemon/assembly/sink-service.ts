@@ -7,6 +7,7 @@ import { prepareSchema } from '../../ingest/store/schema.js';
 import type { RetentionConfig } from '../../ingest/store/retention.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 import { sinkTelemetry } from './source-telemetry.js';
+import { createStoreDiskWatch } from './store-disk.js';
 import { createClickHouseSink } from '../../ingest/sink/clickhouse-sink.js';
 import type { DeadLetters } from '../../ingest/sink/dead-letters.js';
 import { validateSegment } from '../../ingest/sink/segment-validation.js';
@@ -59,7 +60,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
     }
   }
   const m = o.metrics;
-  const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m), signal: o.signal });
+  const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m, createStoreDiskWatch(store.where, o.log, m)), signal: o.signal });
   return {
     store,
     async handle(segment) {

@@ -1,6 +1,7 @@
 // What sources tell the outside world. Tailers do not log: they call this narrow object and the CLI
 // turns the calls into pino lines and Prometheus counters in one place (docs/style.md §3).
 import type { SourceError } from '../errors/errors.js';
+import type { PgLogDetection } from '../../parsers/pg/log-detect.js';
 import type { LimitKind } from './record-limits.js';
 
 export interface SourceEvents {
@@ -20,6 +21,10 @@ export interface SourceEvents {
   checkpointFailed(path: string, error: Error): void;
   /** The first `lines` lines of a PostgreSQL stderr log held no entry under the configured log_line_prefix. */
   prefixMismatch(path: string, lines: number, prefix: string): void;
+  /** No destination or log_line_prefix fits a PostgreSQL log's first lines: the file is not read (once per file). */
+  pgLogUnframed(path: string, detection: PgLogDetection): void;
+  /** The given log_line_prefix frames `givenFramed` of a file's first lines, the one they show far more (once per file). */
+  pgPrefixDisagrees(path: string, given: string, detection: PgLogDetection, givenFramed: number): void;
   /** `max_open_files` is reached: `waiting` files were left unopened on this scan. */
   openFilesLimited(open: number, waiting: number): void;
 }
@@ -29,7 +34,7 @@ const noop = (): void => {};
 export const silentSourceEvents: SourceEvents = {
   fileAdded: noop, fileRotated: noop, fileTruncated: noop, fileDeleted: noop, fileFinished: noop,
   bytesRead: noop, segmentPublished: noop, publishFailed: noop, readFailed: noop, replayed: noop,
-  recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop, prefixMismatch: noop,
+  recordDropped: noop, checkpointFailed: noop, openFilesLimited: noop, prefixMismatch: noop, pgLogUnframed: noop, pgPrefixDisagrees: noop,
 };
 
 /**

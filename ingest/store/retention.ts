@@ -15,7 +15,8 @@ const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is
 /** The keys no family brings: rollups, alerts, ingest errors, recompression. */
 const OwnRetentionSchema = z.strictObject({
   /**
-   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute): what
+   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute,
+   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text): what
    * comparing runs across months reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),

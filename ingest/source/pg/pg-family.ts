@@ -16,7 +16,7 @@ export const PG_FAMILY = defineFamily({
   sources: [sourceKind({
     schema: PgSourceConfigSchema,
     load: () => import('./pg-source.js'),
-    unmatched: (s, seen) => `no file matches the log_filename pattern ${JSON.stringify(destinationPattern(s.filename, s.format))} (format ${s.format}); ${seen}. `
+    unmatched: (s, seen) => `no file matches the log_filename pattern ${JSON.stringify(destinationPattern(s.filename, s.format ?? 'stderr'))}${s.format ? ` (format ${s.format})` : ''}; ${seen}. `
       + 'Give the log file itself as the location, or its name pattern (--pg-filename, or filename: in the config)',
   })],
 });

@@ -10,6 +10,7 @@ import { createFileSource, type FileSourceOptions } from '../file-source.js';
 import type { Source } from '../source.js';
 import type { SourceContext } from '../source-context.js';
 import { MAX_DEPTH, type TjSourceConfig } from './tj-source-config.js';
+import { tjLocationZone } from './tj-zone.js';
 
 export interface TjSourceSettings {
   location: string;
@@ -85,7 +86,7 @@ export function tjSourceParts(
 export function createSource(s: TjSourceConfig, ctx: SourceContext): Source {
   return createFileSource({
     ...ctx, ...ctx.read, source: s.type,
-    ...tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
+    ...tjSourceParts({ location: s.location, tz: s.tz ?? tjLocationZone(s.location).zone, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
   });
 }
 
