@@ -18,6 +18,7 @@ import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
 import { run as runStoreFootprint } from './store-footprint.js';
+import { run as runClickHouseHttp } from './clickhouse-http.js';
 import { run as runReportScale } from './report-scale.js';
 
 interface Bench {
@@ -52,6 +53,9 @@ const BENCHES: Bench[] = [
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
   // Issue #26: bytes per event on disk (system.parts) of a simulated load test, for docs/deploy.md's capacity model.
   { name: 'store-footprint', run: () => runStoreFootprint({ users: 40, durationS: 600, rate: 400 }) },
+  // Issue 27: `perfpipe serve`'s RSS during a 10M-row SELECT, HTTP ingest against the embedded ingest (bar ≥ 0.5×),
+  // and the HTTP ingest's rate while heavy queries run on the same serve.
+  { name: 'clickhouse-http', run: () => runClickHouseHttp({ sizeMb: 50, rounds: 2 }) },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
   // Issue #25: report sql and report errors at 10M and 30M generated TJ events, beside the scan the rollups replace.

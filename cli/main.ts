@@ -86,6 +86,11 @@ export const COMMANDS: readonly Command[] = [
     name: 'sink', help: [['perfpipe sink --kafka BROKERS', 'Kafka consumer group → ClickHouse (distributed shape)']],
     run: async (a, logger) => (await import('./commands/sink.js')).sinkCommand(a, await logger()),
   },
+  {
+    name: 'serve',
+    help: [['perfpipe serve --data DIR', 'ClickHouse\'s HTTP interface on a store for analysts\' tools'], ['', '(users in the config\'s serve: section, docs/clickhouse-http.md)']],
+    run: async (a, logger) => (await import('./commands/serve.js')).serveCommand(a, await logger()),
+  },
 ];
 
 /** Column of the descriptions in the help; a longer usage puts its description on the next line. */
@@ -116,6 +121,12 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof PerfpipeError) {
       process.stderr.write(`perfpipe: ${error.message}\n`);
       return error instanceof ConfigError ? 2 : 1;
+    }
+    // ClickHouse's own refusal (a wrong password, an unknown table): its words on one line, no stack.
+    const ch = error as { code?: unknown; type?: unknown; message?: string };
+    if (typeof ch.type === 'string' && /^[A-Z_]+$/.test(ch.type) && ch.code !== undefined) {
+      process.stderr.write(`perfpipe: ClickHouse answered: ${String(ch.message).trim()} (code ${String(ch.code)}, ${ch.type})\n`);
+      return 1;
     }
     process.stderr.write(`perfpipe: ${(error as Error).stack ?? String(error)}\n`);
     return 1;

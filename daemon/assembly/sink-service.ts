@@ -52,7 +52,9 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
       if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {
-      if (o.signal.aborted) { await store.close(); throw error; }
+      // Waiting cannot mend credentials: a wrong user or password stops the sink at once, with ClickHouse's words.
+      const refused = ['192', '193', '194', '516'].includes(String((error as { code?: unknown })?.code));
+      if (o.signal.aborted || refused) { await store.close(); throw error; }
       const delay = backoffMs(attempt, 500, 10_000);
       o.metrics.inc('perfpipe_store_unavailable_total', 'Failed attempts to reach ClickHouse at start-up');
       o.log.warn({ store: store.where, attempt, retry_in_ms: delay, err: (error as Error).message }, 'ClickHouse unavailable; waiting');

@@ -13,6 +13,7 @@ import { ConfigError } from '../errors/errors.js';
 import { describeIssues } from '../errors/config-issues.js';
 import { AlertConfigSchema } from '../alert/config.js';
 import { ApdexConfigSchema } from '../apdex/config.js';
+import { ServeConfigSchema } from './serve-config.js';
 
 const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host:port, e.g. "127.0.0.1:9650"' });
 
@@ -76,9 +77,13 @@ export function configSchema(families: Families) {
     host: z.string().min(1).default(() => hostname()),
     /** Data directory: embedded ClickHouse (`clickhouse/`), checkpoints, daemon state. Default `./perfpipe-data`. */
     data: z.string().min(1).default('perfpipe-data'),
-    /** A ClickHouse server URL (`http://host:8123/db`); unset = the embedded engine in `data`. Credentials: PERFPIPE_CLICKHOUSE_USER / PERFPIPE_CLICKHOUSE_PASSWORD. */
+    /**
+     * A ClickHouse server URL (`http://host:8123/db`, or `http://user@host:8123/db` to name the user); unset = the
+     * embedded engine in `data`. The password only from PERFPIPE_CLICKHOUSE_PASSWORD, the user from the URL or
+     * PERFPIPE_CLICKHOUSE_USER.
+     */
     clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' })
-      .refine(hasNoCredentials, { error: 'holds a user or password; put them in PERFPIPE_CLICKHOUSE_USER and PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
+      .refine(hasNoPassword, { error: 'holds a password; put it in PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
       .nullable().default(null),
     /**
      * The ClickHouse cluster that `clickhouse` is a node of (docs/deploy.md §3): `sink` and `run` then apply the
@@ -107,6 +112,8 @@ export function configSchema(families: Families) {
     pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
     /** Days each table family keeps its rows, applied as table TTLs at start-up (ingest/store/retention.ts). */
     retention: families.retentionSchema.prefault({}),
+    /** ClickHouse's HTTP interface on the embedded store, for analysts' tools (./serve-config.ts); unset = not served. */
+    serve: ServeConfigSchema.nullable().default(null),
   }).superRefine((c, ctx) => {
     checkPaths(c, ctx, families);
     if (c.clickhouse_cluster !== null && c.clickhouse === null) {
@@ -118,10 +125,10 @@ export function configSchema(families: Families) {
 export const ConfigSchema = configSchema(FAMILIES);
 export type Config = z.infer<typeof ConfigSchema>;
 
-function hasNoCredentials(url: string): boolean {
+/** A user name in the URL is no secret (`http://writer@host:8123`); a password is. */
+function hasNoPassword(url: string): boolean {
   if (!URL.canParse(url)) return true; // reported by the URL check already
-  const u = new URL(url);
-  return u.username === '' && u.password === '';
+  return new URL(url).password === '';
 }
 
 /**
