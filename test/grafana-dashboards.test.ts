@@ -2,14 +2,17 @@
 // generator writes, and every panel's SQL, expanded as Grafana and the ClickHouse data source expand it (variables,
 // then the plugin's $__ macros, scripts/grafana/plugin-macros.ts), returns on a simulated run the numbers of the
 // report it stands for, over the dashboard's time range and over a named run chosen in `$run`.
-// Where the SQL runs: the embedded store, in this process. Issue 27's HTTP interface (`perfpipe serve`) is not on
-// this branch yet; once it is, the same expanded SQL goes through clickhouse-go over HTTP, as the plugin sends it
-// (docs/deploy.md §5 says what switches).
+// Where the SQL runs: as in a lab, through clickhouse-go v2 over HTTP (the plugin's driver; test/clients/go/grafana)
+// against ClickHouse's HTTP interface of perfpipe (`perfpipe serve`, docs/clickhouse-http.md) as the read-only user
+// the data source file provisions; the report's own SQL goes to the same endpoint through @clickhouse/client with the
+// parameters `perfpipe report` binds (queries/reports/reports.ts).
 import test from 'ava';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '../ingest/store/clickhouse.js';
+import { promisify } from 'node:util';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { reportParams } from '../queries/reports/reports.js';
 import { windowParams } from '../queries/reports/window-params.js';
 import { packageRoot } from '../ingest/store/package-root.js';
@@ -17,41 +20,69 @@ import { ALERTS_SOURCE, PANELS, provisioningFiles } from '../scripts/grafana/das
 import { bindParams, querySql } from '../scripts/grafana/panel-sql.js';
 import { expandPanelSql, type PanelContext } from '../scripts/grafana/plugin-macros.js';
 import { runCli } from './support/cli.js';
+import { missingPrograms, testIf } from './support/prerequisites.js';
+import { ANALYST, startServe, WRITER, type Served } from './support/clickhouse-serve.js';
+import { buildGoClient } from './support/clickhouse-clients.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-grafana-'));
 const data = join(work, 'data');
 const run = join(work, 'run');
-let store: Store;
+const goClient = join(work, 'grafana-go');
+let served: Served | undefined;
+let reader: ClickHouseClient | undefined;
 let start: number;
 
-test.before(async () => {
-  const sim = await runCli(['simulate', '--out', run, '--users', '8', '--duration', '150s', '--rate', '100', '--seed', '5']);
-  if (sim.code !== 0) throw new Error(`simulate failed: ${sim.stderr}`);
-  start = Date.parse((JSON.parse(readFileSync(join(run, 'expected.json'), 'utf8')) as { options: { start: string } }).options.start) / 1000;
-  const ingest = await runCli(['ingest', '--tj', join(run, 'tj'), '--pg', join(run, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ', '--atop', join(run, 'atop'),
-    '--apdex', join(run, 'apdex'), '--tz', 'Europe/Moscow', '--data', data]);
-  if (ingest.code !== 0) throw new Error(`ingest failed: ${ingest.stderr}`);
-  store = await openStore({ data });
-  // A named run inside the simulated one, and an alert notice, so the run variable and the annotations have data.
-  await store.client.insert({ table: 'runs', format: 'JSONEachRow', values: [
-    { name: "night's run", started_at: (start + 60) * 1000, stopped_at: (start + 150) * 1000, updated_at: Date.now() },
-  ] });
-  await store.client.insert({ table: 'alerts', format: 'JSONEachRow', values: [
-    { sent_at: (start + 70) * 1000, fingerprint: 'f1', alertname: 'LockTimeout', severity: 'critical', rule: 'lock_timeout', status: 'firing',
-      sequence: 1, count: 3, starts_at: (start + 65) * 1000, labels: { infobase: 'erp' }, annotations: {}, examples: [{ user: 'u1' }] },
-  ] });
-});
+/** The simulated run ingested, `perfpipe serve` over it, the Go client built: once, for the panel tests. */
+let ready: Promise<void> | undefined;
+function setUp(): Promise<void> {
+  ready ??= (async () => {
+    const sim = await runCli(['simulate', '--out', run, '--users', '8', '--duration', '150s', '--rate', '100', '--seed', '5', '--tz', 'Europe/Moscow']);
+    if (sim.code !== 0) throw new Error(`simulate failed: ${sim.stderr}`);
+    start = Date.parse((JSON.parse(readFileSync(join(run, 'expected.json'), 'utf8')) as { options: { start: string } }).options.start) / 1000;
+    const ingest = await runCli(['ingest', '--tj', join(run, 'tj'), '--pg', join(run, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ', '--atop', join(run, 'atop'),
+      '--apdex', join(run, 'apdex'), '--tz', 'Europe/Moscow', '--data', data]);
+    if (ingest.code !== 0) throw new Error(`ingest failed: ${ingest.stderr}`);
+    await buildGoClient(goClient, './grafana');
+    served = await startServe({}, data);
+    reader = createClient({ url: served.url, username: ANALYST.user, password: ANALYST.password });
+    // A named run inside the simulated one, and an alert notice, so the run variable and the annotations have data.
+    const writer = createClient({ url: served.url, username: WRITER.user, password: WRITER.password });
+    try {
+      await writer.insert({ table: 'runs', format: 'JSONEachRow', values: [
+        { name: "night's run", started_at: (start + 60) * 1000, stopped_at: (start + 150) * 1000, updated_at: Date.now() },
+      ] });
+      await writer.insert({ table: 'alerts', format: 'JSONEachRow', values: [
+        { sent_at: (start + 70) * 1000, fingerprint: 'f1', alertname: 'LockTimeout', severity: 'critical', rule: 'lock_timeout', status: 'firing',
+          sequence: 1, count: 3, starts_at: (start + 65) * 1000, labels: { infobase: 'erp' }, annotations: {}, examples: [{ user: 'u1' }] },
+      ] });
+    } finally {
+      await writer.close();
+    }
+  })();
+  return ready;
+}
 
 test.after.always(async () => {
-  await store?.close();
+  await reader?.close();
+  await served?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
 type Row = Record<string, unknown>;
 
+/** A query through @clickhouse/client, as perfpipe's own reports send it to a server. */
 async function rows(query: string, params: Row = {}): Promise<Row[]> {
-  const rs = await store.client.query({ query, query_params: params, format: 'JSONEachRow' });
+  const rs = await reader!.query({ query, query_params: params, format: 'JSONEachRow' });
   return rs.json<Row>();
+}
+
+/** Expanded panel SQL through clickhouse-go over HTTP, as the data source sends it; a row set per query. */
+async function panelRows(queries: string[]): Promise<Row[][]> {
+  const { port } = new URL(served!.url);
+  const env = { ...process.env, CH_HOST: '127.0.0.1', CH_PORT: port, CH_USER: ANALYST.user, CH_PASSWORD: ANALYST.password };
+  const child = promisify(execFile)(goClient, [], { env, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 });
+  child.child.stdin?.end(JSON.stringify(queries));
+  return JSON.parse((await child).stdout) as Row[][];
 }
 
 /** The report's own rows for a window, as `perfpipe report` runs its SQL (queries/reports/reports.ts). */
@@ -64,7 +95,8 @@ const opParams = { op_names: [], op_prefixes: [], op_regexes: [], op_infobases: 
 /** `2026-11-30 09:01:00` (a DateTime as JSON gives it) → Unix seconds. */
 const unixOf = (text: unknown): number => Date.parse(`${String(text).replace(' ', 'T')}Z`) / 1000;
 
-const sorted = (xs: Row[]): string[] => xs.map((r) => JSON.stringify(r)).sort();
+/** Rows as comparable text: keys in one order (Go's JSON sorts them, the report gives them in column order). */
+const sorted = (xs: Row[]): string[] => xs.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))).sort();
 
 test('the committed provisioning files are the ones `npm run grafana` writes', (t) => {
   for (const [path, text] of Object.entries(provisioningFiles())) {
@@ -106,11 +138,15 @@ function windows(): Array<{ what: string; context: PanelContext; from: number; t
   ];
 }
 
+const withGo = testIf(missingPrograms('go'), { serial: true });
+
 for (const panel of PANELS.filter((p) => p.source.startsWith('reports/'))) {
-  test.serial(`panel "${panel.title}" gives the numbers of ${panel.source}.sql`, async (t) => {
+  withGo(`panel "${panel.title}" gives the numbers of ${panel.source}.sql`, async (t) => {
+    await setUp();
     let nonEmpty = 0;
-    for (const w of windows()) {
-      const got = await rows(expandPanelSql(committedSql(panel.title), w.context));
+    const all = await panelRows(windows().map((w) => expandPanelSql(committedSql(panel.title), w.context)));
+    for (const [i, w] of windows().entries()) {
+      const got = all[i]!;
       const want = await reportRowsFor(panel.source, w.from, w.to);
       const back = panel.unixTime ? got.map(({ time, ...r }) => ({ t: unixOf(time), ...r })) : got;
       t.deepEqual(sorted(back), sorted(want), w.what);
@@ -121,9 +157,11 @@ for (const panel of PANELS.filter((p) => p.source.startsWith('reports/'))) {
   });
 }
 
-test.serial('each point of the APDEX-per-minute panel is `report apdex` over that one minute, against the operation\'s T', async (t) => {
-  for (const w of windows()) {
-    const points = await rows(expandPanelSql(committedSql('APDEX per key operation per minute'), w.context));
+withGo('each point of the APDEX-per-minute panel is `report apdex` over that one minute, against the operation\'s T', async (t) => {
+  await setUp();
+  const all = await panelRows(windows().map((w) => expandPanelSql(committedSql('APDEX per key operation per minute'), w.context)));
+  for (const [i, w] of windows().entries()) {
+    const points = all[i]!;
     t.true(points.length >= 4, `${w.what}: ${points.length} points`);
     for (const p of points) {
       const minute = unixOf(p.time);
@@ -135,9 +173,11 @@ test.serial('each point of the APDEX-per-minute panel is `report apdex` over tha
   }
 });
 
-test.serial('the alerts annotation shows each fired alert of the window at its first notice', async (t) => {
-  for (const w of windows()) {
-    const got = await rows(expandPanelSql(committedSql('perfpipe alerts'), w.context));
+withGo('the alerts annotation shows each fired alert of the window at its first notice', async (t) => {
+  await setUp();
+  const all = await panelRows(windows().map((w) => expandPanelSql(committedSql('perfpipe alerts'), w.context)));
+  for (const [i, w] of windows().entries()) {
+    const got = all[i]!;
     const want = (await reportRowsFor(ALERTS_SOURCE, w.from, w.to)).map((r) => ({ time: r.first_sent_at, text: `${String(r.alertname)} (${String(r.severity)}): ${String(r.events)} events`, tags: r.alertname }));
     t.deepEqual(got.map((r) => ({ ...r, time: String(r.time) })), want.map((r) => ({ ...r, time: String(r.time) })), w.what);
     t.is(got.length, 1, w.what);
