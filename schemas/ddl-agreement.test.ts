@@ -4,7 +4,7 @@ import test from 'ava';
 import { z } from 'zod';
 import { openTempStore, type TempStore } from '../test/support/temp-store.js';
 import { TJ_EVENTS, TjRowSchema } from './tj-row.js';
-import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
+import { tjEventToRow } from '../ingest/source/tj/tj-event-to-row.js';
 import { FAMILIES } from '../ingest/families/registry.js';
 import type { TableLayout } from './columns.js';
 import { createTjParser } from '../parsers/tj/index.js';

@@ -3,7 +3,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { hourFromFileName } from '../../../parsers/tj/index.js';
-import { createTjRowParser } from '../../rows/tj-row-encoder.js';
+import { createTjRowParser } from './tj-row-encoder.js';
 import { createTjRowBuilder, type TjRowBuilder } from './tj-rows.js';
 import { matchHeader } from '../../../parsers/tj/header.js';
 import { createFileSource, type FileSourceOptions } from '../file-source.js';
@@ -64,7 +64,7 @@ export function tjSourceParts(
   return {
     discover: () => discoverTjFiles(s.location),
     watchRoots: [s.location],
-    // Rows are encoded straight from the file's bytes into the tail's builder (ingest/rows/tj-row-encoder.ts).
+    // Rows are encoded straight from the file's bytes into the tail's builder (tj-row-encoder.ts).
     createRows: createTjRowBuilder,
     createParser: (path, identity, offset, rows) => createTjRowParser({
       host, source: 'tj', file: path, file_key: identity.file_key, offset,
