@@ -95,10 +95,17 @@ export async function run(options: { sizeMb?: number; rounds?: number } = {}): P
     const target = ['--clickhouse', served.url.replace('http://', `http://${WRITER.user}@`)];
     const env = { ...PASSWORD_ENV, PERFPIPE_CLICKHOUSE_PASSWORD: WRITER.password };
     const truncate = async (): Promise<void> => { await ask(served.url, { user: WRITER, body: 'TRUNCATE TABLE IF EXISTS tj_events' }); };
+    // What the serve holds, not what the ingest says it sent: a deduplicated insert would look like a fast one.
+    const stored = async (label: string): Promise<void> => {
+      const n = Number((await ask(served.url, { query: 'SELECT count() FROM tj_events' })).text.trim());
+      if (n !== input.events) notes.push(`${label}: the serve holds ${n} events, not ${input.events}`);
+      ok &&= n === input.events;
+    };
     for (let round = 0; round < (options.rounds ?? 2); round++) {
       await ingest([], 'embedded');
       await truncate();
       await ingest(target, 'http', env);
+      await stored('over HTTP');
       await truncate();
       // A heavy query again and again on the same serve while the HTTP ingest runs.
       let loading = true;
@@ -112,6 +119,7 @@ export async function run(options: { sizeMb?: number; rounds?: number } = {}): P
       await ingest(target, 'loaded', env);
       loading = false;
       await load;
+      await stored('over HTTP beside heavy queries');
       notes.push(`round ${round + 1}: embedded ${times.embedded[round]?.toFixed(1)} s, over HTTP ${times.http[round]?.toFixed(1)} s, over HTTP beside ${heavy} heavy queries ${times.loaded[round]?.toFixed(1)} s`);
       await truncate();
     }
