@@ -49,6 +49,7 @@ const CREATE_TABLE = /^CREATE\s+TABLE\s+IF\s+NOT\s+EXISTS\s+(\w+)\s*\(/i;
 const CREATE_MV = /^CREATE\s+MATERIALIZED\s+VIEW\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+TO\s+(\w+)\s+AS\s+([\s\S]*)$/i;
 const CREATE_VIEW = /^CREATE\s+VIEW\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+AS\s+([\s\S]*)$/i;
 const ALTER_TABLE = /^ALTER\s+TABLE\s+(\w+)\s+([\s\S]*)$/i;
+const INSERT_SELECT = /^INSERT\s+INTO\s+(\w+)\s*(?:\([^)]*\))?\s*SELECT\b/i;
 
 function rewrite(statement: string, o: ClusterOptions, known: Known): string[] {
   const on = `ON CLUSTER ${o.cluster}`;
@@ -76,6 +77,14 @@ function rewrite(statement: string, o: ClusterOptions, known: Known): string[] {
   if (m) return [`CREATE VIEW IF NOT EXISTS ${m[1]} ${on} AS ${m[2]}`];
   m = ALTER_TABLE.exec(statement);
   if (m) return alterTable(m[1] as string, m[2] as string, o, known);
+  m = INSERT_SELECT.exec(statement);
+  // A rollup's backfill from the rows already stored (guarded by the rollup being empty, so a repeat adds nothing)
+  // runs once, unchanged, on the node perfpipe talks to: through the Distributed names it reads the whole cluster
+  // and writes each row to its shard. ClickHouse takes no ON CLUSTER on an INSERT (docs/deploy.md §3).
+  if (m) {
+    if (!known.has(m[1] as string)) throw new Error(`the backfill's target ${m[1]} is no table created before it`);
+    return [statement];
+  }
   throw new Error('a statement of a kind the cluster DDL does not know; teach ingest/store/cluster-ddl.ts its cluster form');
 }
 
