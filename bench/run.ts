@@ -17,6 +17,7 @@ import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
+import { run as runStoreFootprint } from './store-footprint.js';
 import { run as runClickHouseHttp } from './clickhouse-http.js';
 import { run as runLockReports } from './lock-reports.js';
 import { run as runReportScale } from './report-scale.js';
@@ -51,6 +52,8 @@ const BENCHES: Bench[] = [
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
   // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
+  // Issue #26: bytes per event on disk (system.parts) of a simulated load test, for docs/deploy.md's capacity model.
+  { name: 'store-footprint', run: () => runStoreFootprint({ users: 40, durationS: 600, rate: 400 }) },
   // Issue 27: `perfpipe serve`'s RSS during a 10M-row SELECT, HTTP ingest against the embedded ingest (bar ≥ 0.5×),
   // and the HTTP ingest's rate while heavy queries run on the same serve.
   { name: 'clickhouse-http', run: () => runClickHouseHttp({ sizeMb: 50, rounds: 2 }) },

@@ -25,7 +25,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'simulate',
-    help: [['perfpipe simulate --out DIR', 'write a load test\'s TJ, PostgreSQL log, atop and APDEX export,'], ['', 'with expected.json (--users N --duration D --rate N --seed S)']],
+    help: [['perfpipe simulate --out DIR', 'write a load test\'s TJ, PostgreSQL log, atop and APDEX export,'], ['', 'with expected.json (--users N --duration D --rate N --seed S --hosts N)']],
     run: async (a) => (await import('./commands/simulate.js')).simulateCommand(a),
   },
   {
@@ -55,6 +55,10 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'sql', help: [['perfpipe sql "SELECT …"', 'ad-hoc SQL on the store']],
     run: async (a) => (await import('./commands/sql.js')).sqlCommand(a),
+  },
+  {
+    name: 'migrate', help: [['perfpipe migrate --cluster NAME', 'print (--print) or apply the DDL of a sharded cluster (--replicated)']],
+    run: async (a) => (await import('./commands/migrate.js')).migrateCommand(a),
   },
   {
     name: 'runs', help: [['perfpipe runs start NAME | stop | list', 'named load-test runs; reports take --run NAME']],

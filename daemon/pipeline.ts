@@ -7,8 +7,7 @@ import { ConfigError } from '../ingest/errors/errors.js';
 import { createMemoryBus } from '../ingest/bus/memory-bus.js';
 import type { Bus } from '../ingest/bus/bus.js';
 import { openStore, type Store } from '../ingest/store/clickhouse.js';
-import { migrate } from '../ingest/store/migrations.js';
-import { applyRetention } from '../ingest/store/retention.js';
+import { prepareSchema } from '../ingest/store/schema.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from '../ingest/alert/index.js';
 import { startLockResolver } from '../ingest/locks/lock-resolver.js';
@@ -54,10 +53,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   }
   const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
-  const applied = await migrate(store);
+  const { applied, retained } = await prepareSchema(store, { cluster: config.clickhouse_cluster, retention: config.retention, tables: families.retentionTables });
   // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
   if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
-  const retained = await applyRetention(store, config.retention, families.retentionTables);
   if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
   // Inserts, publishes and checkpoints share the data directory's disk: a full one is said once (store-disk.ts).
   const disk = createStoreDiskWatch(store.where, log, metrics);

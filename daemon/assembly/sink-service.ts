@@ -3,8 +3,8 @@
 import type { Logger } from 'pino';
 import type { Segment } from '../../ingest/bus/bus.js';
 import { openStore, type Store } from '../../ingest/store/clickhouse.js';
-import { migrate } from '../../ingest/store/migrations.js';
-import { applyRetention, type RetentionConfig } from '../../ingest/store/retention.js';
+import { prepareSchema } from '../../ingest/store/schema.js';
+import type { RetentionConfig } from '../../ingest/store/retention.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 import { sinkTelemetry } from './source-telemetry.js';
 import { createStoreDiskWatch } from './store-disk.js';
@@ -19,6 +19,8 @@ import { startLockResolver, type LockResolver } from '../../ingest/locks/lock-re
 export interface SinkServiceOptions {
   data: string;
   clickhouse: string | null;
+  /** The cluster `clickhouse` is a node of (docs/deploy.md §3), or null. */
+  cluster: { name: string; replicated: boolean } | null;
   /** Days each table family keeps its rows (table TTLs, set once the schema is in place). */
   retention: RetentionConfig;
   /** The families whose segments it stores (ingest/families/registry.ts): their tables, retention and old events. */
@@ -48,9 +50,8 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   const store = await openStore({ data: o.data, ...(o.clickhouse ? { clickhouse: o.clickhouse } : {}) });
   for (let attempt = 1; ; attempt++) {
     try {
-      const applied = await migrate(store);
+      const { applied, retained } = await prepareSchema(store, { cluster: o.cluster, retention: o.retention, tables: o.families.retentionTables });
       if (applied.length > 0) o.log.info({ applied, store: store.where }, 'schema migrations applied');
-      const retained = await applyRetention(store, o.retention, o.families.retentionTables);
       if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {

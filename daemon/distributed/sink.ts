@@ -34,7 +34,7 @@ export async function startSink(
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
   let alerterRef: ReturnType<typeof createAlerter> | undefined;
   const service = await openSinkService({
-    data: config.data, clickhouse: config.clickhouse, retention: config.retention, families, log, metrics, deadLetters, signal: abort.signal,
+    data: config.data, clickhouse: config.clickhouse, cluster: config.clickhouse_cluster, retention: config.retention, families, log, metrics, deadLetters, signal: abort.signal,
     observe: (segment) => alerterRef?.observe(segment),
   });
   let bus: KafkaBus | undefined;

@@ -85,6 +85,17 @@ export function configSchema(families: Families) {
     clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' })
       .refine(hasNoPassword, { error: 'holds a password; put it in PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
       .nullable().default(null),
+    /**
+     * The ClickHouse cluster that `clickhouse` is a node of (docs/deploy.md §3): `sink` and `run` then apply the
+     * cluster DDL at start-up (what `perfpipe migrate --cluster` applies, resumed where it stopped) instead of one
+     * server's, and set the retention TTLs on the local tables ON CLUSTER. Default none: one server, or the embedded engine.
+     */
+    clickhouse_cluster: z.strictObject({
+      /** The cluster's name in the servers' `remote_servers`. */
+      name: z.string().regex(/^[A-Za-z_][\w-]*$/, { error: 'expected the name of a cluster in remote_servers (letters, digits, _ and -)' }),
+      /** Replicated* local tables, on Keeper. Default true. */
+      replicated: z.boolean().default(true),
+    }).nullable().default(null),
     /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
     listen: Listen.default('127.0.0.1:9650'),
     /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
@@ -103,7 +114,12 @@ export function configSchema(families: Families) {
     retention: families.retentionSchema.prefault({}),
     /** ClickHouse's HTTP interface on the embedded store, for analysts' tools (./serve-config.ts); unset = not served. */
     serve: ServeConfigSchema.nullable().default(null),
-  }).superRefine((c, ctx) => checkPaths(c, ctx, families));
+  }).superRefine((c, ctx) => {
+    checkPaths(c, ctx, families);
+    if (c.clickhouse_cluster !== null && c.clickhouse === null) {
+      ctx.addIssue({ code: 'custom', path: ['clickhouse_cluster'], message: 'names a cluster, but no clickhouse URL is set; give the URL of one of its nodes' });
+    }
+  });
 }
 
 export const ConfigSchema = configSchema(FAMILIES);

@@ -19,6 +19,11 @@ export interface StoreTarget {
   clickhouse?: string;
   /** Database on a server (default `default`). */
   database?: string;
+  /**
+   * A server configuration file for the embedded engine (ClickHouse's XML or YAML): clusters in `remote_servers`
+   * and `macros`, as the one-shard stand-in of the cluster DDL's tests gives it (docs/deploy.md §3).
+   */
+  engineConfig?: string;
 }
 
 /** Rows already serialized in `format`, one insert, settings applied to this insert only. */
@@ -111,7 +116,7 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   const { Session, createChdbConnection } = await loadChdb();
   // The engine's server configuration is given when it starts, by the first session on the directory; the client's
   // connection below joins that same engine. The session lives as long as the store.
-  const engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: EMBEDDED_ENGINE_ARGS }), lockWaitMs);
+  const engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: target.engineConfig === undefined ? EMBEDDED_ENGINE_ARGS : [...EMBEDDED_ENGINE_ARGS, `--config-file=${resolve(target.engineConfig)}`] }), lockWaitMs);
   let client: ClickHouseClient;
   try {
     client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
