@@ -8,7 +8,7 @@ import type { SourceEvents } from './source-events.js';
 /** The pipeline's reading settings (config `pipeline:`), the same for every family that reads files. */
 export type FileReadSettings = Pick<FileSourceOptions,
   'pollIntervalMs' | 'segmentBytes' | 'segmentDelayMs' | 'recycleAcked' | 'readChunkBytes' | 'maxInFlightPerFile'
-  | 'backfillConcurrency' | 'limits' | 'maxOpenFiles' | 'rotateWaitMs'>;
+  | 'backfillConcurrency' | 'limits' | 'maxOpenFiles' | 'rotateWaitMs' | 'readAhead'>;
 
 export interface SourceContext {
   host: string;
