@@ -17,6 +17,7 @@ import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
+import { run as runSoak } from './soak.js';
 
 interface Bench {
   name: string;
@@ -48,6 +49,10 @@ const BENCHES: Bench[] = [
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
   // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
+  // Issue #28 item 5, short: `perfpipe run` under a live simulated load test for 4 minutes, RSS held to minute 1's.
+  { name: 'soak', run: () => runSoak({ minutes: 4, rate: 3000, users: 300, referenceMinute: 1, sampleS: 5, reportEveryS: 60, keepFiles: false }) },
+  // The whole soak: an hour at 28,000 events/s, about 100M TJ events (`node dist/bench/soak.js`, bench/soak.ts).
+  { name: 'soak-hour', run: async () => ({ ...(await runSoak({ minutes: 60, rate: 28_000, users: 300, referenceMinute: 10, sampleS: 10, reportEveryS: 300, keepFiles: false })), bench: 'soak-hour' }), onlyWhenNamed: true },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
 ];
