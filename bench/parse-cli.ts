@@ -71,7 +71,7 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
     notes.push(`${what} exited ${r.code}: ${r.stderr.slice(0, 300)}`);
   };
 
-  const times = { ceiling: [] as number[], tj: [] as number[], pg: [] as number[], atop: [] as number[], badger: [] as number[], badgerJ: [] as number[] };
+  const times = { ceiling: [] as number[], tj: [] as number[], pg: [] as number[], pgFound: [] as number[], atop: [] as number[], badger: [] as number[], badgerJ: [] as number[] };
   // `parse pg` of a stderr log this large runs on up to four threads (cli/ndjson/pg-pieces.ts): pgBadger with
   // as many processes is the second reference, beside its default -j 1 (the bar's).
   const jobs = Math.min(availableParallelism(), 4);
@@ -94,6 +94,10 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
       const r = await timed(cli, ['parse', 'pg', pg, '--pg-prefix', CORPUS_PREFIX]);
       check('parse pg', r);
       times.pg.push(r.s);
+      // The same log with no prefix given: found from its first lines (issue 30), which must cost next to nothing.
+      const found = await timed(cli, ['parse', 'pg', pg]);
+      check('parse pg (prefix found)', found);
+      times.pgFound.push(found.s);
       // pgBadger right after, in the same round: the machine's speed drifts over a run (a single pgBadger run after
       // all rounds once made the ratio 7.4× against 9.6-12.5× in the runs before and after), so the figure is the
       // median of each round's own ratio.
@@ -126,6 +130,7 @@ export async function run(options: ParseCliOptions = {}): Promise<BenchResult> {
   ];
   if (pg !== null) {
     figures.push({ name: 'parse pg > /dev/null', value: rate(pg, times.pg), unit: 'MB/s' });
+    figures.push({ name: 'parse pg, prefix found / prefix given (time)', value: median(times.pgFound) / median(times.pg), unit: '×' });
     if (times.badger.length > 0) {
       figures.push({ name: 'pgBadger -j 1', value: rate(pg, times.badger), unit: 'MB/s' });
       figures.push({ name: 'parse pg / pgBadger (bar ≥ 10; median of the rounds\' ratios)', value: median(pgRatios), unit: '×' });

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openSession, SAMPLER_APPLICATION_NAME } from '../ingest/source/pg-activity/session.js';
-import { PG_ACTIVITY, pgActivityRows } from '../schemas/pg-activity-row.js';
+import { PG_ACTIVITY } from '../schemas/pg-activity-row.js';
+import { pgActivityRows } from '../ingest/source/pg-activity/pg-activity-rows.js';
 import { isMain } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 

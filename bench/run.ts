@@ -18,6 +18,7 @@ import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
 import { run as runSoak } from './soak.js';
+import { run as runReportScale } from './report-scale.js';
 
 interface Bench {
   name: string;
@@ -55,6 +56,8 @@ const BENCHES: Bench[] = [
   { name: 'soak-hour', run: async () => ({ ...(await runSoak({ minutes: 60, rate: 28_000, users: 300, referenceMinute: 10, sampleS: 10, reportEveryS: 300, keepFiles: false })), bench: 'soak-hour' }), onlyWhenNamed: true },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
+  // Issue #25: report sql and report errors at 10M and 30M generated TJ events, beside the scan the rollups replace.
+  { name: 'report-scale', run: () => runReportScale({ events: [10_000_000, 30_000_000] }), onlyWhenNamed: true },
 ];
 
 function machine(): Record<string, string | number> {

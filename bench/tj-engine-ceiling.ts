@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { feedTjFile } from './tj-feed.js';
 import { openStore } from '../ingest/store/clickhouse.js';
 import { migrate } from '../ingest/store/migrations.js';
-import { rowsOfRecords } from '../ingest/rows/families.js';
+import { rowsOfRecords } from '../ingest/families/registry.js';
 import { TJ_EVENTS } from '../schemas/tj-row.js';
 import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
 import { PipelineConfigSchema } from '../ingest/config/config.js';

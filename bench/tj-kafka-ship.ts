@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { familyTopic, topicNames } from '../ingest/bus/kafka-topics.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { startBroker, stopBroker } from '../test/support/kafka-broker.js';
 import { httpGet, startDaemon } from '../test/support/daemon.js';
 import { generateTj, type GeneratedTj } from './generate-tj.js';
@@ -49,7 +50,7 @@ async function shipWithPerfpipe(input: GeneratedTj, brokers: string[], work: str
   // Its topics exist before the clock starts, as rsyslog's topic does (and as they do for an agent after its first
   // start): creating seven topics and electing their leaders on a fresh KRaft broker took up to ~0.4 s of a ~3.5 s
   // round, a one-time cost rsyslog's timing never carried.
-  const names = topicNames(prefix);
+  const names = topicNames(prefix, FAMILIES.names);
   for (const topic of [...names.families, names.dlq, names.alerts]) await counter.ensure(topic, 6);
   const t0 = performance.now();
   const agent = await startDaemon(['agent', '--config', config, '--tj', input.dir, '--tz', input.time_zone, '--data', join(work, `agent-${name}`)], 180_000);

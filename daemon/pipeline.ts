@@ -11,10 +11,13 @@ import { migrate } from '../ingest/store/migrations.js';
 import { applyRetention } from '../ingest/store/retention.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from '../ingest/alert/index.js';
-import type { FileSource } from '../ingest/source/file-source.js';
+import type { Source } from '../ingest/source/source.js';
+import { FAMILIES } from '../ingest/families/registry.js';
+import type { Families } from '../ingest/families/family-registry.js';
 import { LiveMetrics } from '../ingest/observe/live-metrics.js';
 import { sinkTelemetry } from './assembly/source-telemetry.js';
 import { createSources } from './assembly/pipeline-sources.js';
+import { createStoreDiskWatch } from './assembly/store-disk.js';
 import { startAgent } from './distributed/agent.js';
 import { startSink } from './distributed/sink.js';
 
@@ -24,7 +27,7 @@ export interface Pipeline {
   store: Store;
   /** The bus the sources publish into. */
   bus: Bus;
-  sources: FileSource[];
+  sources: Source[];
   metrics: LiveMetrics;
   /** Backfill: resolves when every source read everything and it was stored. */
   done(): Promise<void>;
@@ -36,20 +39,26 @@ export interface Pipeline {
   stop(): Promise<void>;
 }
 
-export async function startPipeline(config: Config, mode: 'follow' | 'backfill', log: Logger): Promise<Pipeline> {
+/**
+ * `families`: the data families it reads and stores, default the built-in ones; a test adds one with
+ * `FAMILIES.with(…)` (docs/adding-a-family.md §6), and parses its config with the same registry.
+ */
+export async function startPipeline(config: Config, mode: 'follow' | 'backfill', log: Logger, families: Families = FAMILIES): Promise<Pipeline> {
   if (config.bus.type === 'kafka') {
     // Backfill over Kafka would report "done" when the broker acked, not when ClickHouse stored.
     if (mode === 'backfill') throw new ConfigError('ingest runs on the in-process bus; with bus.type: kafka use `perfpipe run`, or `perfpipe agent` and `perfpipe sink`');
-    return startOnKafka(config, log);
+    return startOnKafka(config, log, families);
   }
   const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
   const applied = await migrate(store);
   // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
   if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
-  const retained = await applyRetention(store, config.retention);
+  const retained = await applyRetention(store, config.retention, families.retentionTables);
   if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
-  const sink = createClickHouseSink({ store, events: sinkTelemetry(log, metrics) });
+  // Inserts, publishes and checkpoints share the data directory's disk: a full one is said once (store-disk.ts).
+  const disk = createStoreDiskWatch(store.where, log, metrics);
+  const sink = createClickHouseSink({ store, layouts: families, events: sinkTelemetry(log, metrics, disk) });
   const bus = createMemoryBus({ max_in_flight: config.bus.max_in_flight });
   await bus.start();
   // Alerts are evaluated on the stream, before the insert, so a lock timeout leaves within seconds; a
@@ -61,7 +70,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     alerter?.observe(segment);
     return sink.write(segment);
   });
-  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment));
+  const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families, disk });
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,
@@ -86,12 +95,12 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
 }
 
 /** `run` on a Kafka bus: the sink starts first so that the agent's first segments find a consumer group. */
-async function startOnKafka(config: Config, log: Logger): Promise<Pipeline> {
+async function startOnKafka(config: Config, log: Logger, families: Families): Promise<Pipeline> {
   const metrics = new LiveMetrics();
-  const sink = await startSink(config, log.child({ role: 'sink' }), metrics);
+  const sink = await startSink(config, log.child({ role: 'sink' }), metrics, undefined, families);
   let agent;
   try {
-    agent = await startAgent(config, log.child({ role: 'agent' }), metrics);
+    agent = await startAgent(config, log.child({ role: 'agent' }), metrics, undefined, families);
   } catch (error) {
     await sink.stop();
     throw error;

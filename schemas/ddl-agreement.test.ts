@@ -5,10 +5,11 @@ import { z } from 'zod';
 import { openTempStore, type TempStore } from '../test/support/temp-store.js';
 import { TJ_EVENTS, TjRowSchema } from './tj-row.js';
 import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
-import { INSERT_LAYOUTS } from './layouts.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import type { TableLayout } from './columns.js';
 import { createTjParser } from '../parsers/tj/index.js';
-import { PG_LOCK_WAITS, PG_LOG, PgLockWaitRowSchema, PgLogRowSchema, pgEpisodeToRow, pgEventToRow } from './pg-row.js';
+import { PG_LOCK_WAITS, PG_LOG, PgLockWaitRowSchema, PgLogRowSchema } from './pg-row.js';
+import { pgEpisodeToRow, pgEventToRow } from '../ingest/source/pg/pg-rows.js';
 import { createPgParser } from '../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
 import { AlertRowSchema } from './alert-row.js';
@@ -60,7 +61,7 @@ async function insertedColumns(table: string): Promise<Map<string, string>> {
   return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type]));
 }
 
-for (const layout of INSERT_LAYOUTS) {
+for (const layout of FAMILIES.layouts) {
   test(`${layout.table}: the row layout and the table have the same columns, in insert order, with the same types`, async (t) => {
     const columns = await insertedColumns(layout.table);
     // Exact type names: RowBinary carries no types, so a column that changed type on one side would misread bytes.

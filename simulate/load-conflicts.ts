@@ -8,7 +8,8 @@
 import type { Prng } from './prng.js';
 import type { SimSession } from './tj-session.js';
 import { lockItem } from './tj-scenarios.js';
-import { EXCEPTION_SOURCES, OPERATIONS } from './tj-vocabulary.js';
+import { EXCEPTION_SOURCES, OPERATIONS, type Operation } from './tj-vocabulary.js';
+import type { SimEvent } from './tj-scenarios.js';
 import { createOpBuilder, updateEvent, updateSql, type FixedOp, type OpBuilder } from './load-op.js';
 import type { PgLogEntry } from './pg-log-writer.js';
 import { contextFirst, isoUs, type ExpectedLocks } from './load-expected.js';
@@ -242,6 +243,61 @@ function pgDeadlock(ctx: ConflictContext, t0: number, first: SimSession, second:
       holder_pids: [first.dbpid], queue_pids: [second.dbpid], waiter_connect_id: second.connectId, holder_connect_id: first.connectId },
   );
   return { ops: [a.finish(), b.finish()], pg: [aWaits, bDetects, error, acquiredLines(first, xidB, aBlocked, acquired, table, tupleB)] };
+}
+
+/** A multi-row INSERT into a register, as 1C writes a record set (tj-sql.ts shapes). */
+function insertEvent(b: OpBuilder, s: SimSession, table: string, duration: number, startUs?: number): SimEvent {
+  return b.emit('DBPOSTGRS', 5, duration, [...b.db, ['Trans', '1'], ['dbpid', String(s.dbpid)], ['Sql', insertSql(table)],
+    ['Prm', `p_1: '2026-11-30 00:00:00'::timestamp\np_2: '\\\\x9f3b0c5e61d24a7b8e0f1a2b3c4d5e6f'::bytea`], ['RowsAffected', '500'],
+    ['Result', 'PGRES_COMMAND_OK'], ['Context', b.context]], startUs);
+}
+
+export const insertSql = (table: string): string => `INSERT INTO ${table}\n(_Period,_RecorderRRef,_LineNo,_Active,_Fld31254RRef,_Fld31256)\nSELECT $1,$2,n,TRUE,$2,n FROM generate_series(1,500) n`;
+
+/** The relation PostgreSQL extends in the planted episode, and its database (pg_class / pg_database oids). */
+export const EXTENSION_OIDS = { relation: 16_409, database: 16_385 } as const;
+
+/**
+ * A relation-extension wait (issue #25, item 6): the holder's bulk INSERT extends the register's table on a slow
+ * disk, holding its extension lock over a second; the waiter's INSERT into the same table queues behind it and,
+ * past deadlock_timeout, PostgreSQL logs the wait (`Lock / extend` in pg_stat_activity, docs/pg-format.md §7).
+ */
+export function pgExtension(ctx: ConflictContext, t0: number, holder: SimSession, waiter: SimSession): Conflict {
+  const { rng } = ctx;
+  const op = OPERATIONS[0] as Operation;
+  const table = '_AccumRg31253';
+  const h = createOpBuilder(rng, holder, op, t0);
+  h.sdbl('BeginTransaction');
+  updateEvent(h, holder, op.tables[0]!, rng.int(300, 3000), undefined, rng.hex(32));
+  const extendFrom = h.cursor;
+  const w = createOpBuilder(rng, waiter, op, extendFrom + rng.int(20_000, 100_000));
+  w.sdbl('BeginTransaction');
+  const blocked = w.cursor + rng.int(1_000, 5_000);
+  const wait = rng.int(1_200_000, 2_500_000);
+  const acquired = blocked + wait;
+  // The holder's statement ends just after it released the extension lock (the lock lasts the extension only).
+  insertEvent(h, holder, table, acquired - rng.int(10, 200) - extendFrom + rng.int(200, 900), extendFrom);
+  h.sdbl('CommitTransaction');
+  insertEvent(w, waiter, table, acquired + rng.int(300, 2_000) - blocked, blocked);
+  w.sdbl('CommitTransaction');
+  const object = `extension of relation ${EXTENSION_OIDS.relation} of database ${EXTENSION_OIDS.database}`;
+  const after = DEADLOCK_TIMEOUT_US + rng.int(50, 900);
+  const pg = [
+    pgEntry(blocked + after, waiter, [
+      { label: 'LOG', text: `process ${waiter.dbpid} still waiting for ExclusiveLock on ${object} after ${ms3(after)} ms` },
+      { label: 'DETAIL', text: `Process holding the lock: ${holder.dbpid}. Wait queue: ${waiter.dbpid}.` },
+      { label: 'STATEMENT', text: insertSql(table) },
+    ]),
+    pgEntry(acquired, waiter, [
+      { label: 'LOG', text: `process ${waiter.dbpid} acquired ExclusiveLock on ${object} after ${ms3(acquired - blocked)} ms` },
+      { label: 'STATEMENT', text: insertSql(table) },
+    ]),
+  ];
+  ctx.expected.pg_episodes.push({
+    pid: waiter.dbpid, mode: 'ExclusiveLock', object, outcome: 'acquired', wait_ms: Number(ms3(acquired - blocked)),
+    holder_pids: [holder.dbpid], queue_pids: [waiter.dbpid], waiter_connect_id: waiter.connectId, holder_connect_id: holder.connectId,
+  });
+  return { ops: [h.finish(), w.finish()], pg };
 }
 
 /** Builds one conflict of `kind` starting at `t0` between `a` (the culprit, or the deadlock's first) and `b`. */

@@ -1,7 +1,10 @@
 // What a simulated load test must make perfpipe report, written beside the files as expected.json: the APDEX of
 // every key operation (counted here from the exported run times, docs/apdex.md §1), every managed-lock wait,
 // timeout and deadlock with its victim and culprit connections, and every PostgreSQL lock-wait episode with the
-// waiter's and holder's pids and 1C connections. Shapes follow `perfpipe report … --format json`.
+// waiter's and holder's pids and 1C connections; where each operation's call time went (load-why.ts); the named
+// runs and the settings changed around them (load-runs.ts). Shapes follow `perfpipe report … --format json`.
+import type { ExpectedWhy } from './load-why.js';
+import type { ExpectedRuns } from './load-runs.js';
 
 export interface ExpectedApdexOperation {
   operation: string;
@@ -40,7 +43,13 @@ export interface ExpectedLocks {
   pg_episodes: ExpectedPgEpisode[];
 }
 
-export interface Expected extends ExpectedLocks {
+export interface Expected extends ExpectedLocks, ExpectedRuns {
+  /** Per operation where its calls' time went, and the planted dominant statement (load-why.ts). */
+  why: ExpectedWhy;
+  /** The planted relation-extension wait among `pg_episodes` (its `object`), or null when the run had no room for it. */
+  relation_extension: string | null;
+  /** What the TJ shows of 1C: the platform version in the rphost start lines, and the infobases. */
+  one_c: { platform: string; infobases: string[] };
   apdex: { operations: ExpectedApdexOperation[]; overall_count_weighted: Omit<ExpectedApdexOperation, 'operation' | 'target_s'> | null };
   tj: { events: number; bytes: number; files: number; counts: Record<string, number> };
   /** `file` paths are relative to the output directory. */

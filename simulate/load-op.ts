@@ -2,7 +2,8 @@
 // must match the other side (load-conflicts.ts): the same shapes as tj-scenarios.ts, but the caller sets the clock.
 import type { Prng } from './prng.js';
 import type { SimEvent } from './tj-scenarios.js';
-import { stackContext } from './tj-scenarios.js';
+import { callOf, stackContext } from './tj-scenarios.js';
+import { callIdentity, drawCallWait } from './call-split.js';
 import type { SimSession } from './tj-session.js';
 import type { TjProperty } from './tj-writer.js';
 import { INTERFACES, type Operation } from './tj-vocabulary.js';
@@ -33,8 +34,10 @@ export function createOpBuilder(rng: Prng, s: SimSession, op: Operation, startUs
   const context = stackContext(s, op);
   const events: SimEvent[] = [];
   const db: TjProperty[] = [['DBMS', 'DBPOSTGRS'], ['DataBase', `pg-load-01\\${s.infobase}`]];
+  // The call waits for a worker thread first (`callWait`, call-split.ts), then its first event starts.
+  const callWait = drawCallWait(rng);
   const b: OpBuilder = {
-    op, context, db, cursor: startUs + rng.int(5, 300),
+    op, context, db, cursor: startUs + callWait + rng.int(5, 300),
     emit(name, depth, duration, props, at) {
       const begin = at ?? b.cursor;
       const ev: SimEvent = { end_us: begin + duration, duration_us: duration, name, depth, props: [...s.identity, ...props] };
@@ -50,10 +53,11 @@ export function createOpBuilder(rng: Prng, s: SimSession, op: Operation, startUs
       const wall = b.cursor - startUs;
       const i = INTERFACES[0];
       const memory = rng.int(0, 2_000_000);
-      events.push({ end_us: startUs + wall, duration_us: wall, name: 'CALL', depth: 2, props: [...s.identity,
+      const call = callOf(events, wall, callWait, rng);
+      events.push({ end_us: startUs + wall, duration_us: wall, name: 'CALL', depth: 2, call, props: [...callIdentity(s.identity, call.split),
         ['Context', op.call], ['Interface', i.iface], ['IName', i.name], ['Method', '0'], ['CallID', String(s.nextCallId++)],
         ['MName', i.method], ['Memory', String(memory)], ['MemoryPeak', String(memory + rng.int(1000, 4_000_000))],
-        ['InBytes', String(rng.int(0, 200_000))], ['OutBytes', String(rng.int(0, 300_000))], ['CpuTime', String(Math.round(wall * 0.05))]] });
+        ['InBytes', String(rng.int(0, 200_000))], ['OutBytes', String(rng.int(0, 300_000))], ['CpuTime', String(call.split.cpu_us)]] });
       // Stable sort: events that end at the same µs keep the order they were written in.
       events.sort((x, y) => x.end_us - y.end_us);
       return { session: s, start_us: startUs, end_us: startUs + wall, events };

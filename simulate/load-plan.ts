@@ -8,7 +8,7 @@ import { createPrng, type Prng } from './prng.js';
 import { createSessions, type SimProcess, type SimSession } from './tj-session.js';
 import { buildOperation, DEFAULT_RATES, type ScenarioRates, type SimEvent } from './tj-scenarios.js';
 import { INFOBASES } from './tj-vocabulary.js';
-import { buildConflict, CONFLICT_KINDS, CONFLICT_SPAN_US, type ConflictKind } from './load-conflicts.js';
+import { buildConflict, CONFLICT_KINDS, CONFLICT_SPAN_US, pgExtension, type Conflict, type ConflictKind } from './load-conflicts.js';
 import type { FixedOp } from './load-op.js';
 import type { PgLogEntry } from './pg-log-writer.js';
 import type { ExpectedLocks } from './load-expected.js';
@@ -37,7 +37,12 @@ export interface LoadPlan {
   expected: ExpectedLocks;
   thinkUs: number;
   conflicts: Record<ConflictKind, number>;
+  /** Whether the run holds the planted relation-extension wait (a run too short or too small has none). */
+  extensionWait: boolean;
 }
+
+/** The relation-extension wait keeps its two sessions busy at most this long, µs. */
+const EXTENSION_SPAN_US = 4_000_000;
 
 /** Events per operation and its wall time, measured on a sample: the think time that gives the asked-for rate. */
 function thinkTime(seed: number, users: number, rate: number): number {
@@ -71,38 +76,53 @@ export function planLoad(o: LoadPlanOptions): LoadPlan {
   const fixed = new Map<number, FixedOp[]>(sessions.map((s) => [s.index, []]));
   const pg: PgLogEntry[] = [];
   const conflicts = Object.fromEntries(CONFLICT_KINDS.map((k) => [k, 0])) as Record<ConflictKind, number>;
-  const busyUntil = new Map<number, number>();
+  // When each session is taken by a planned operation: a conflict needs both its sessions free over its whole span.
+  const busy = new Map<number, Array<readonly [number, number]>>();
+  const freeOver = (s: SimSession, from: number, to: number): boolean => (busy.get(s.index) ?? []).every(([a, b]) => b + 200_000 < from || a > to + 200_000);
   let xid = 7_000 + rng.int(0, 90_000);
   const ctx = { rng, nextXid: () => xid++, expected };
   const count = Math.floor(((o.endUs - o.startUs) / 60e6) * o.conflictsPerMinute);
   const first = o.startUs + 3_000_000;
   const step = count > 0 ? (o.endUs - first) / count : 0;
-  for (let i = 0; i < count; i++) {
-    const kind = CONFLICT_KINDS[i % CONFLICT_KINDS.length] as ConflictKind;
-    const t0 = Math.round(first + i * step + rng.int(0, Math.max(1, Math.round(step / 4))));
+  /** Two free sessions of one infobase at `t0` for a conflict lasting `span`, or null. */
+  const pair = (t0: number, span: number): [SimSession, SimSession] | null => {
     // The conflict and the operation around it must end inside the run.
-    if (t0 + CONFLICT_SPAN_US[kind] + 2_000_000 >= o.endUs) continue;
-    const free = sessions.filter((s) => (busyUntil.get(s.index) ?? 0) < t0);
+    if (t0 + span + 2_000_000 >= o.endUs) return null;
+    const free = sessions.filter((s) => freeOver(s, t0, t0 + span));
     const infobases = INFOBASES.filter((ib) => free.filter((s) => s.infobase === ib).length >= 2);
-    if (infobases.length === 0) continue;
+    if (infobases.length === 0) return null;
     const ib = rng.pick(infobases);
     const pool = free.filter((s) => s.infobase === ib);
     const a = rng.pick(pool);
-    const b = rng.pick(pool.filter((s) => s !== a));
-    const conflict = buildConflict(ctx, kind, t0, a, b);
+    return [a, rng.pick(pool.filter((s) => s !== a))];
+  };
+  const take = (conflict: Conflict): void => {
     for (const op of conflict.ops) {
       fixed.get(op.session.index)?.push(op);
-      busyUntil.set(op.session.index, op.end_us + 200_000);
+      busy.set(op.session.index, [...(busy.get(op.session.index) ?? []), [op.start_us, op.end_us]]);
     }
     pg.push(...conflict.pg);
+  };
+  // The planted relation-extension wait, once, two fifths into the run (before the conflicts claim sessions).
+  const extensionAt = Math.round(o.startUs + (o.endUs - o.startUs) * 0.4);
+  const extensionPair = pair(extensionAt, EXTENSION_SPAN_US);
+  if (extensionPair !== null) take(pgExtension(ctx, extensionAt, extensionPair[0], extensionPair[1]));
+  for (let i = 0; i < count; i++) {
+    const kind = CONFLICT_KINDS[i % CONFLICT_KINDS.length] as ConflictKind;
+    const t0 = Math.round(first + i * step + rng.int(0, Math.max(1, Math.round(step / 4))));
+    const sides = pair(t0, CONFLICT_SPAN_US[kind]);
+    if (sides === null) continue;
+    take(buildConflict(ctx, kind, t0, sides[0], sides[1]));
     conflicts[kind]++;
   }
+  for (const ops of fixed.values()) ops.sort((x, y) => x.start_us - y.start_us);
   pg.sort((x, y) => x.at_us - y.at_us);
-  return { sessions, processes, fixed, pg, expected, thinkUs: thinkTime(o.seed, o.users, o.rate), conflicts };
+  return { sessions, processes, fixed, pg, expected, thinkUs: thinkTime(o.seed, o.users, o.rate), conflicts, extensionWait: extensionPair !== null };
 }
 
 /** A session's events in end order until `endUs`: ordinary operations around its planned ones. */
-export function* sessionEvents(plan: LoadPlan, s: SimSession, rng: Prng, startUs: number, endUs: number): Generator<SimEvent> {
+export function* sessionEvents(plan: LoadPlan, s: SimSession, rng: Prng, startUs: number, endUs: number,
+  place: (s: SimSession, events: readonly SimEvent[]) => readonly SimEvent[] = (_s, events) => events): Generator<SimEvent> {
   const fixed = plan.fixed.get(s.index) ?? [];
   let next = 0;
   let cursor = startUs;
@@ -121,7 +141,7 @@ export function* sessionEvents(plan: LoadPlan, s: SimSession, rng: Prng, startUs
       next++;
     }
     if (events === null) break;
-    for (const ev of events) {
+    for (const ev of place(s, events)) {
       if (ev.end_us >= endUs) return;
       yield ev;
     }

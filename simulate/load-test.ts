@@ -1,5 +1,6 @@
 // Writes everything a 1C load test on PostgreSQL leaves on disk, consistent across files, plus expected.json:
 //   tj/<process>_<pid>/<yymmddhh>.log   the technological journal of every rphost (tj-writer.ts, tj-layout.ts)
+//   tj/timezone.txt                       the zone of the journal's local times, for ingest (parsers/tj/zone-file.ts)
 //   pg/postgresql-<date>_<time>.log      the PostgreSQL stderr log: slow statements and lock waits (pg-log-writer.ts)
 //   atop/atop.txt                         `atop -P` samples of the database host (atop-writer.ts)
 //   apdex/export.xml                      the performance-evaluation export of the key operations (apdex-export.ts)
@@ -8,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createPrng } from './prng.js';
+import { heapify, siftDown } from './min-heap.js';
 import type { SimEvent } from './tj-scenarios.js';
 import type { SimSession } from './tj-session.js';
 import { createLocalClock, tjProcessFolder } from './tj-layout.js';
@@ -20,6 +22,12 @@ import { formatAtopSample, type AtopProcess } from './atop-writer.js';
 import { encodeExport, writeApdexExport, type SimKeyOperation } from './apdex-export.js';
 import { contextFirst, countApdex, apdexOf, type Expected } from './load-expected.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createThreadPlacement } from './load-threads.js';
+import { createWhyTally } from './load-why.js';
+import { planRuns, POSTMASTER_PID } from './load-runs.js';
+import { DOMINANT } from './tj-sql.js';
+import { EXTENSION_OIDS } from './load-conflicts.js';
+import { systemTimeZone, TJ_ZONE_FILE, zoneFileText } from '../parsers/tj/zone-file.js';
 
 export interface LoadTestOptions {
   out: string;
@@ -32,7 +40,7 @@ export interface LoadTestOptions {
   realtime?: boolean;
   /** First instant (default 2026-11-30 09:00 UTC; now with `realtime`). */
   start?: Date;
-  /** IANA zone of the 1C server's clock. Default Europe/Moscow. */
+  /** IANA zone of the 1C server's clock. Default this machine's, the one ingest assumes for a TJ without a zone file. */
   timeZone?: string;
   /** The PostgreSQL server's `log_line_prefix`. Default Debian's `%m [%p] %q%u@%d `. */
   pgPrefix?: string;
@@ -47,26 +55,18 @@ export interface LoadTestOptions {
   signal?: AbortSignal;
 }
 
-/** T per key operation, whole 10 ms as SSL stores it: tight enough that a run shows S, T and F. */
-const TARGETS_S = [0.1, 0.05, 0.2, 0.03];
+/**
+ * T per key operation, whole 10 ms as SSL stores it: tight enough that a run shows S, T and F. Month closing (the
+ * second) runs the planted 200–600 ms statement (tj-sql.ts DOMINANT) every time.
+ */
+const TARGETS_S = [0.1, 0.3, 0.2, 0.03];
+/** The platform version the rphost start lines name (PROC, docs/tj-format.md §4). */
+export const PLATFORM_VERSION = '8.3.25.1374';
 export const DEFAULT_START = new Date('2026-11-30T09:00:00Z');
 
 interface Lane { session: SimSession; events: Generator<SimEvent>; head: SimEvent }
 
 const before = (a: Lane, b: Lane): boolean => a.head.end_us < b.head.end_us || (a.head.end_us === b.head.end_us && a.session.index < b.session.index);
-
-function siftDown(heap: Lane[], i: number): void {
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < heap.length && before(heap[l] as Lane, heap[m] as Lane)) m = l;
-    if (r < heap.length && before(heap[r] as Lane, heap[m] as Lane)) m = r;
-    if (m === i) return;
-    [heap[i], heap[m]] = [heap[m] as Lane, heap[i] as Lane];
-    i = m;
-  }
-}
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const prop = (ev: SimEvent, name: string): string | undefined => ev.props.find((p) => p[0] === name)?.[1];
@@ -80,10 +80,12 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
   const start = o.start ?? (o.realtime ? new Date() : DEFAULT_START);
   const startUs = start.getTime() * 1000;
   const endUs = startUs + o.durationMs * 1000;
-  const tz = o.timeZone ?? 'Europe/Moscow';
+  const tz = o.timeZone ?? systemTimeZone();
   const plan = planLoad({ seed: o.seed, users: o.users, startUs, endUs, rate: o.rate, conflictsPerMinute: o.conflictsPerMinute ?? 4 });
   const clock = createLocalClock(tz);
   const tjDir = join(o.out, 'tj');
+  mkdirSync(tjDir, { recursive: true });
+  writeFileSync(join(tjDir, TJ_ZONE_FILE), zoneFileText(tz));
   const files = createFileAppender((path) => (path.startsWith(`${tjDir}/`) ? UTF8_BOM : ''));
   const pgWriter = createPgLogWriter(o.pgPrefix ?? DEBIAN_PREFIX);
   const pgPath = join(o.out, 'pg', pgFileName(start));
@@ -102,7 +104,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     pgLines += e.lines.length;
   };
   // The postmaster's line opens the log; it stops at %q (docs/pg-format.md §3).
-  writePg({ at_us: startUs - 60_000_000, pid: 812, session: false, lines: [{ label: 'LOG', text: 'database system is ready to accept connections' }] });
+  writePg({ at_us: startUs - 60_000_000, pid: POSTMASTER_PID, session: false, lines: [{ label: 'LOG', text: 'database system is ready to accept connections' }] });
 
   // atop: the since-boot sample at the start, then one per interval with the activity of that interval.
   let atopSamples = 0;
@@ -131,20 +133,35 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
   const counts: Record<string, number> = {};
   let events = 0;
   const advanceTo = (us: number): void => {
-    while (pgNext < plan.pg.length && (plan.pg[pgNext] as PgLogEntry).at_us <= us) writePg(plan.pg[pgNext++] as PgLogEntry);
+    while (pgNext < pgPlan.length && (pgPlan[pgNext] as PgLogEntry).at_us <= us) writePg(pgPlan[pgNext++] as PgLogEntry);
     while (nextSampleS * 1e6 <= us) {
       sample(nextSampleS);
       nextSampleS += intervalS;
     }
   };
 
+  // The named runs and the settings reloaded around them go into the log with the conflicts' lines, in time order.
+  const runs = planRuns(startUs, endUs);
+  const pgPlan = [...plan.pg, ...runs.pg].sort((x, y) => x.at_us - y.at_us);
+  // Each rphost writes its start line with the platform version first (what the TJ shows of 1C, PROC in §4).
+  for (const p of plan.processes) {
+    const local = clock(startUs);
+    files.append(join(tjDir, tjProcessFolder(p.name, p.pid), `${local.hour}.log`), formatTjEvent({ ...local, duration_us: 0, name: 'PROC', depth: 1,
+      props: [['process', p.name], ['OSThread', String(1000 + (p.pid % 997))], ['Err', '0'], ['Txt', `1C:Enterprise 8.3 (x86-64) (${PLATFORM_VERSION}) Working Process started. Ctrl+C to exit.`]] }));
+    counts.PROC = (counts.PROC ?? 0) + 1;
+    events++;
+  }
+  // One process writes no OSThread (its calls are found by t:connectID), when there are two or more.
+  const threads = createThreadPlacement(createPrng(o.seed ^ 0x7e4d), new Set(plan.processes.slice(1, 2).map((p) => p.pid)));
+  const why = createWhyTally();
+
   const heap: Lane[] = [];
   for (const s of plan.sessions) {
-    const gen = sessionEvents(plan, s, createPrng((o.seed * 7919 + s.index * 104_729) >>> 0), startUs, endUs);
+    const gen = sessionEvents(plan, s, createPrng((o.seed * 7919 + s.index * 104_729) >>> 0), startUs, endUs, threads.place);
     const first = gen.next();
     if (!first.done) heap.push({ session: s, events: gen, head: first.value });
   }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  heapify(heap, before);
 
   while (heap.length > 0) {
     if (o.signal?.aborted) break;
@@ -157,7 +174,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     } else {
       lane.head = next.value;
     }
-    if (heap.length > 0) siftDown(heap, 0);
+    if (heap.length > 0) siftDown(heap, 0, before);
     if (o.realtime && ev.end_us / 1000 > Date.now()) {
       files.flush();
       o.onProgress?.(events);
@@ -172,6 +189,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     events++;
     if (ev.name === 'DBPOSTGRS') {
       dbEvents++;
+      why.written(prop(ev, 'Sql') ?? '', ev.duration_us);
       perBackend.set(s.dbpid, (perBackend.get(s.dbpid) ?? 0) + 1);
       // log_min_duration_statement: 1C runs statements through libpq's unnamed prepared statements.
       if (ev.duration_us >= slowUs && prop(ev, 'Result') !== 'PGRES_FATAL_ERROR') {
@@ -181,6 +199,7 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
     }
     if (ev.name === 'CALL') {
       const name = contextFirst(prop(ev, 'Context') ?? '');
+      if (ev.call !== undefined) why.add(name, ev.duration_us, ev.call);
       let op = ops.get(name);
       if (op === undefined) {
         op = { uid: `00000000-0000-4000-8000-${String(ops.size + 1).padStart(12, '0')}`, name, nameFull: name, priority: ops.size + 1, targetValue: targetOf(name), measurements: [] };
@@ -205,6 +224,10 @@ export async function writeLoadTest(o: LoadTestOptions): Promise<Expected> {
   const expected: Expected = {
     apdex: { operations, overall_count_weighted: n === 0 ? null : { n, satisfied: sat, tolerating: tol, frustrated: n - sat - tol, apdex: apdexOf(n, sat, tol) } },
     ...plan.expected,
+    why: why.result(DOMINANT),
+    relation_extension: plan.extensionWait ? `extension of relation ${EXTENSION_OIDS.relation} of database ${EXTENSION_OIDS.database}` : null,
+    ...runs.expected,
+    one_c: { platform: PLATFORM_VERSION, infobases: [...new Set(plan.sessions.map((x) => x.infobase))].sort() },
     tj: { events, bytes: tjFiles.reduce((a, p) => a + (sizes.get(p) ?? 0), 0), files: tjFiles.length, counts },
     pg: { entries: pgEntries, lines: pgLines, file: relative(o.out, pgPath) },
     atop: { samples: atopSamples, stored_samples: Math.max(0, atopSamples - 1), file: relative(o.out, atopPath) },

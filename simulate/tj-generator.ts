@@ -9,6 +9,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrng, type Prng } from './prng.js';
+import { heapify, siftDown } from './min-heap.js';
 import { createSessions, type SimProcess, type SimSession } from './tj-session.js';
 import { buildOperation, DEFAULT_RATES, type ScenarioRates, type SimEvent } from './tj-scenarios.js';
 import { createLocalClock, tjProcessFolder, type LocalClock } from './tj-layout.js';
@@ -48,19 +49,6 @@ interface Lane { session: SimSession; queue: SimEvent[]; pos: number }
 const headEnd = (lane: Lane): number => (lane.queue[lane.pos] as SimEvent).end_us;
 const before = (a: Lane, b: Lane): boolean => headEnd(a) < headEnd(b) || (headEnd(a) === headEnd(b) && a.session.index < b.session.index);
 
-function siftDown(heap: Lane[], i: number): void {
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < heap.length && before(heap[l] as Lane, heap[m] as Lane)) m = l;
-    if (r < heap.length && before(heap[r] as Lane, heap[m] as Lane)) m = r;
-    if (m === i) return;
-    [heap[i], heap[m]] = [heap[m] as Lane, heap[i] as Lane];
-    i = m;
-  }
-}
-
 /** A CONN line of the process's ping machinery: not tied to a user call (§4 `CONN`). */
 function connEvent(rng: Prng, s: SimSession, endUs: number): SimEvent {
   const closed = rng.chance(0.2);
@@ -96,14 +84,14 @@ export function* tjRecords(options: TjGeneratorOptions): Generator<TjSimRecord> 
     refill(lane, startUs);
     return lane;
   });
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  heapify(heap, before);
 
   const held = new Map<number, TjSimRecord>();
   while (heap.length > 0 && headEnd(heap[0] as Lane) < endUs) {
     const lane = heap[0] as Lane;
     const event = lane.queue[lane.pos++] as SimEvent;
     if (lane.pos === lane.queue.length) refill(lane, event.end_us);
-    siftDown(heap, 0);
+    siftDown(heap, 0, before);
     const record: TjSimRecord = { at_us: event.end_us - startUs, process: lane.session.process, clock: clock(event.end_us), event };
     const pid = record.process.pid;
     const previous = held.get(pid);

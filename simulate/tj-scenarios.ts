@@ -5,7 +5,8 @@ import type { Prng } from './prng.js';
 import type { TjProperty } from './tj-writer.js';
 import type { SimSession } from './tj-session.js';
 import { EXCEPTION_SOURCES, INTERFACES, OPERATIONS, STRING_VALUES, type Operation } from './tj-vocabulary.js';
-import { dbEvent } from './tj-sql.js';
+import { dbEvent, dominantEvent, DOMINANT } from './tj-sql.js';
+import { callIdentity, DB_EVENTS, drawCallWait, splitCall, type CallSplit } from './call-split.js';
 
 /** One event before serialization: the end instant is absolute (epoch µs), the header's clock comes from it. */
 export interface SimEvent {
@@ -14,6 +15,14 @@ export interface SimEvent {
   name: string;
   depth: number;
   props: TjProperty[];
+  /** On a CALL: where its wall time went and the statements run inside it (call-split.ts), for expected.json. */
+  call?: SimCall;
+}
+
+export interface SimCall {
+  split: CallSplit;
+  /** Each DB statement inside the call: its text and duration, µs. */
+  statements: ReadonlyArray<readonly [string, number]>;
 }
 
 /** How often the rare outcomes happen per operation; a load test at its limit shows a few % of waits. */
@@ -49,7 +58,9 @@ export function buildOperation(rng: Prng, s: SimSession, startUs: number, rates:
   const op = rng.pick(OPERATIONS);
   const context = stackContext(s, op);
   const events: SimEvent[] = [];
-  let cursor = startUs + rng.int(5, 300);
+  // The call first waits for a worker thread (`callWait`), then its first event starts.
+  const callWait = drawCallWait(rng);
+  let cursor = startUs + callWait + rng.int(5, 300);
   const emit = (name: string, depth: number, duration: number, props: TjProperty[]): SimEvent => {
     const ev: SimEvent = { end_us: cursor + duration, duration_us: duration, name, depth, props: [...s.identity, ...props] };
     events.push(ev);
@@ -72,6 +83,7 @@ export function buildOperation(rng: Prng, s: SimSession, startUs: number, rates:
       ['Rows', String(rng.int(0, 200))], ['Context', context]]);
   }
   if (rng.chance(0.5)) dbEvent(rng, s, op, db, '0', context, emit); // a read before the transaction opens
+  if (op.call === DOMINANT.operation) dominantEvent(rng, s, db, context, emit);
   sdbl('BeginTransaction', '1');
   let failed: 'timeout' | 'deadlock' | null = null;
   const steps = rng.int(1, 5);
@@ -130,10 +142,19 @@ export function buildOperation(rng: Prng, s: SimSession, startUs: number, rates:
   const wall = cursor - startUs;
   const i = INTERFACES[0];
   const memory = rng.chance(0.2) ? -rng.int(1, 80_000) : rng.int(0, 2_000_000);
-  cursor = startUs; // the CALL ends last: its end is the end of everything it wrapped
-  emit('CALL', 2, wall, [['Context', op.call], ['Interface', i.iface], ['IName', i.name], ['Method', '0'],
+  const call = callOf(events, wall, callWait, rng);
+  // The CALL ends last: its end is the end of everything it wrapped.
+  events.push({ end_us: startUs + wall, duration_us: wall, name: 'CALL', depth: 2, call, props: [...callIdentity(s.identity, call.split),
+    ['Context', op.call], ['Interface', i.iface], ['IName', i.name], ['Method', '0'],
     ['CallID', String(s.nextCallId++)], ['MName', i.method], ['Memory', String(memory)],
     ['MemoryPeak', String(Math.max(memory, 0) + rng.int(1000, 4_000_000))], ['InBytes', String(rng.int(0, 200_000))],
-    ['OutBytes', String(rng.int(0, 300_000))], ['CpuTime', String(Math.round(wall * rng.next() * 0.6))]]);
+    ['OutBytes', String(rng.int(0, 300_000))], ['CpuTime', String(call.split.cpu_us)]] });
   return events;
+}
+
+/** The split of a call around `inner` (CPU takes 20–80 % of the time nothing else claims) and its statements. */
+export function callOf(inner: readonly SimEvent[], wallUs: number, callWaitUs: number, rng: Prng): SimCall {
+  const split = splitCall(inner, wallUs, callWaitUs, 0.2 + 0.6 * rng.next());
+  const statements = inner.filter((ev) => DB_EVENTS.has(ev.name)).map((ev) => [ev.props.find((p) => p[0] === 'Sql')?.[1] ?? '', ev.duration_us] as const);
+  return { split, statements };
 }

@@ -3,7 +3,7 @@
 import type { Prng } from './prng.js';
 import type { TjProperty } from './tj-writer.js';
 import type { SimSession } from './tj-session.js';
-import { STRING_VALUES, type Operation } from './tj-vocabulary.js';
+import { OPERATIONS, STRING_VALUES, type Operation } from './tj-vocabulary.js';
 
 type Emit = (name: string, depth: number, duration: number, props: TjProperty[]) => unknown;
 
@@ -44,4 +44,21 @@ export function dbEvent(rng: Prng, s: SimSession, op: Operation, db: TjProperty[
     emit('DBPOSTGRS', 4, rng.int(20, 400), [...base, ['Sql', `ANALYZE pg_temp.tt${rng.int(1, 40)}`],
       ['RowsAffected', '0'], ['Result', 'PGRES_COMMAND_OK']]);
   }
+}
+
+/**
+ * The statement planted to dominate one operation's DB time (issue #25, item 6): month closing reads the balances of
+ * an accumulation register, 200–600 ms every time, against a few ms of everything else the operation runs.
+ */
+export const DOMINANT = {
+  operation: (OPERATIONS[1] as Operation).call,
+  sql: 'SELECT\nT1._Fld31254RRef,\nSUM(T1._Fld31256) AS Fld31256Balance_\nFROM _AccumRg31253 T1\n' +
+    'WHERE T1._Period <= $1 AND T1._Active = TRUE\nGROUP BY T1._Fld31254RRef\nHAVING (SUM(T1._Fld31256) <> CAST(0 AS NUMERIC))',
+} as const;
+
+export function dominantEvent(rng: Prng, s: SimSession, db: TjProperty[], context: string, emit: Emit): void {
+  const rows = rng.int(200, 4000);
+  emit('DBPOSTGRS', 5, rng.int(200_000, 600_000), [...db, ['Trans', '0'], ['dbpid', String(s.dbpid)], ['Sql', DOMINANT.sql],
+    ['Prm', "p_1: '2026-11-30 23:59:59'::timestamp"], ['Rows', String(rows)], ['RowsAffected', String(rows)],
+    ['Result', 'PGRES_TUPLES_OK'], ['Context', context]]);
 }

@@ -1,7 +1,7 @@
 // The APDEX rule: a key operation whose APDEX over the last minutes of measurements falls below its minimum
 // level alerts, with the figures; one that stays above, or has too few measurements, does not.
 import test from 'ava';
-import { rowsOfRecords } from '../ingest/rows/families.js';
+import { rowsOfRecords } from '../ingest/families/registry.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
 import type { Segment } from '../ingest/bus/bus.js';

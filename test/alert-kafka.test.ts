@@ -4,6 +4,7 @@ import test from 'ava';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
 import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { eventually } from './support/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter } from '../ingest/alert/index.js';
@@ -15,7 +16,7 @@ test.after.always(async () => { await stopBroker(); });
 
 test('a notice published through the Kafka bus arrives on the alerts topic keyed by its fingerprint', async (t) => {
   const shared = `alk${process.pid}`;
-  const bus = createKafkaBus({ brokers: broker!.brokers, topic_prefix: `${shared}.`, group_id: `${shared}-sink`, retry_initial_ms: 100, retry_max_ms: 1000 });
+  const bus = createKafkaBus({ brokers: broker!.brokers, topic_prefix: `${shared}.`, group_id: `${shared}-sink`, retry_initial_ms: 100, retry_max_ms: 1000 }, { families: FAMILIES });
   const kafka = new Kafka({ clientId: 'alert-kafka-test', brokers: broker!.brokers, logLevel: logLevel.NOTHING });
   const reader = kafka.consumer({ groupId: `${shared}-alerts-reader` });
   t.teardown(async () => {

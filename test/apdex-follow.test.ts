@@ -41,6 +41,27 @@ async function until(n: number, ms = 15_000): Promise<number> {
   return c;
 }
 
+let probes = 0;
+/**
+ * Proof that the source looked at every export file since the call: an export of one key operation without
+ * measurements, under a later name, is stored (a key_operations row; the measurement count stays). The scan that
+ * read it listed and weighed the older files too.
+ */
+async function scanned(): Promise<void> {
+  const name = `Probe${++probes}`;
+  writeFileSync(join(dir, `2026-11-30 13-00-00-${String(probes).padStart(5, '0')}.xml`),
+    encodeExport(writeApdexExport([{ uid: `00000000-0000-4000-8000-${String(probes).padStart(12, '0')}`, name, nameFull: name, measurements: [] }], { shape: 'attributes' })));
+  const stored = async () => {
+    const rs = await pipeline.store.client.query({ query: 'SELECT count() AS n FROM key_operations WHERE name = {name:String}', query_params: { name }, format: 'JSONEachRow' });
+    return Number(((await rs.json()) as Array<{ n: string }>)[0]?.n) > 0;
+  };
+  const deadline = Date.now() + 15_000;
+  while (!(await stored())) {
+    if (Date.now() > deadline) throw new Error(`the probe export ${name} was not stored within 15 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const [A, B, C] = FIXTURE_OPERATIONS as [(typeof FIXTURE_OPERATIONS)[number], (typeof FIXTURE_OPERATIONS)[number], (typeof FIXTURE_OPERATIONS)[number]];
 
 test.serial('an export that appears whole is stored at once', async (t) => {
@@ -52,7 +73,7 @@ test.serial('an export written in two steps is read only once its closing tag is
   const bytes = encodeExport(writeApdexExport([B], { shape: 'attributes' }));
   const path = join(dir, '2026-11-30 12-00-00-00002.xml');
   writeFileSync(path, bytes.subarray(0, bytes.length - 40));
-  await new Promise((r) => setTimeout(r, 1000)); // ten polls
+  await scanned();
   t.is(await count(), 8);
   writeFileSync(path, bytes);
   t.is(await until(13), 13);
@@ -62,6 +83,6 @@ test.serial('new content under a known name is a new file: its measurements are 
   const late = { ...C, measurements: [{ value: 0.5, startMs: FIXTURE_START_MS + 600_000 }] };
   writeFileSync(join(dir, '2026-11-30 12-00-00-00001.xml'), encodeExport(writeApdexExport([late], { shape: 'elements' })));
   t.is(await until(14), 14);
-  await new Promise((r) => setTimeout(r, 1000));
+  await scanned();
   t.is(await count(), 14, 'nothing is read twice');
 });

@@ -5,7 +5,8 @@ import { openTempStore, type TempStore } from './support/temp-store.js';
 import { reportRows } from '../queries/reports/reports.js';
 import { createApdexParser } from '../parsers/apdex/index.js';
 import type { ApdexKeyOperation } from '../schemas/apdex-measurement.js';
-import { ApdexRowSchema, apdexMeasurementToRow, keyOperationToRow, KeyOperationRowSchema, type KeyOperationRow } from '../schemas/apdex-row.js';
+import { ApdexRowSchema, KeyOperationRowSchema, type KeyOperationRow } from '../schemas/apdex-row.js';
+import { apdexMeasurementToRow, keyOperationToRow } from '../ingest/source/apdex/apdex-rows.js';
 import { encodeExport, writeApdexExport } from '../simulate/apdex-export.js';
 import { FIXTURE_LATE, FIXTURE_OPERATIONS } from '../simulate/apdex-fixture.js';
 

@@ -2,10 +2,12 @@
 // section of their own, on a terminal and piped; `ingest` on a terminal prints no routine start-up lines.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliArgs, repoRoot, runCli } from './support/cli.js';
+import { cliArgs, repoRoot, runCli, type CliResult } from './support/cli.js';
+import { dumpDom, MISSING_CHROMIUM } from './support/chromium.js';
+import { testIf } from './support/prerequisites.js';
 
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-demo-output-'));
 test.after.always(() => rmSync(work, { recursive: true, force: true }));
@@ -26,13 +28,36 @@ const alertsSection = (text: string): string => /Alerts fired during the run[^\n
 
 const ALERT_ENTRY = /^ {2}\d\d:\d\d:\d\d {2}OneCDeadlock \(critical, \d+ events?\) {2}\w+, lock space \S+\n {12}(latest )?victim .+ \(connection \d+\) · culprit .+ \(connection \d+\)$/m;
 
+let piped: Promise<CliResult> | undefined;
+/** One piped demo run, shared by the tests that read its output and its report.html. */
+const pipedDemo = (): Promise<CliResult> => (piped ??= runCli(['demo', '--dir', join(work, 'piped'), '--seconds', '10']));
+
 test('piped, the demo report holds its alerts in their own section and no log line', async (t) => {
-  const r = await runCli(['demo', '--dir', join(work, 'piped'), '--seconds', '10']);
+  const r = await pipedDemo();
   t.is(r.code, 0, r.stderr);
   t.is(r.stderr, '');
   t.false(r.stdout.includes('{"level"'), r.stdout);
   t.false(/alert (firing|resolved)/.test(r.stdout), r.stdout);
   t.regex(alertsSection(r.stdout), ALERT_ENTRY, r.stdout);
+});
+
+// Each badge as Chromium laid it out: a word broken over two lines has two line boxes and twice the height.
+const BADGES = `<script>
+const b = [...document.querySelectorAll('.rating')].map((e) => { const r = document.createRange(); r.selectNodeContents(e);
+  return { text: e.textContent, lines: r.getClientRects().length, height: e.getBoundingClientRect().height }; });
+const pre = document.createElement('pre'); pre.id = 'badges'; pre.textContent = JSON.stringify(b); document.body.append(pre);
+</script>`;
+
+testIf(MISSING_CHROMIUM)('in the demo\'s HTML report at 1400 px wide, no rating badge wraps (an "Excellent" broke in two)', async (t) => {
+  t.is((await pipedDemo()).code, 0);
+  const page = join(work, 'piped', 'report.html');
+  const probe = join(work, 'piped', 'badges.html');
+  writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${BADGES}</body>`));
+  const json = /<pre id="badges">(.*?)<\/pre>/.exec(await dumpDom(probe, 1400, 900))?.[1] ?? '[]';
+  const badges = JSON.parse(json.replaceAll('&quot;', '"')) as Array<{ text: string; lines: number; height: number }>;
+  t.true(badges.length > 0, 'the report holds rating badges');
+  const oneLine = Math.min(...badges.map((b) => b.height));
+  for (const b of badges) t.true(b.lines === 1 && b.height < oneLine + 1, `${b.text}: ${b.lines} lines, ${b.height} px high`);
 });
 
 test('on a terminal, the demo progress line holds nothing but progress and the alerts come after it', async (t) => {

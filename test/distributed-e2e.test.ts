@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
-import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
+import { groupCaughtUp, startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
+import type { Admin } from 'kafkajs';
 import { freePort, httpGet, sinkQuery, startDaemon, spawnDaemon, storedIn, waitFor, type Daemon } from './support/daemon.js';
 import { TjStream } from './support/tj-stream.js';
 import { encodeSegment } from '../ingest/bus/segment-codec.js';
@@ -18,13 +19,17 @@ const work = mkdtempSync(join(tmpdir(), 'perfpipe-distributed-'));
 const daemons: Daemon[] = [];
 let broker: Broker | undefined;
 let kafka: Kafka | undefined;
+let admin: Admin | undefined;
 
 test.before(async () => {
   broker = await startBroker();
   kafka = new Kafka({ clientId: 'distributed-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
+  admin = kafka.admin();
+  await admin.connect();
 });
 
 test.after.always(async () => {
+  await admin?.disconnect();
   await Promise.all(daemons.map((d) => d.stop('SIGKILL')));
   await stopBroker();
   rmSync(work, { recursive: true, force: true });
@@ -58,6 +63,11 @@ async function allStored(data: string, written: number, timeoutMs = 90_000): Pro
   await waitFor(async () => (await storedIn(data)).unique >= written, `${written} events stored in ${data}`, timeoutMs, 1000);
 }
 
+/** Until scenario `name`'s sinks have committed all the agent sent: nothing can be delivered again, counts are final. */
+async function caughtUp(name: string): Promise<void> {
+  await waitFor(() => groupCaughtUp(admin!, `${name}-sink`, `${name}.`), `the ${name} sinks to commit everything`, 60_000, 200);
+}
+
 test.serial('every event written reaches ClickHouse exactly once, also across a killed and restarted sink', async (t) => {
   const tj = join(work, 'e2e-tj');
   const stream = new TjStream(tj, { seed: 11, processes: 3 });
@@ -70,6 +80,7 @@ test.serial('every event written reaches ClickHouse exactly once, also across a 
     await new Promise((r) => setTimeout(r, 300));
   }
   await allStored(data, stream.written);
+  await caughtUp('e2e');
   t.deepEqual(await storedIn(data), { count: stream.written, unique: stream.written });
   const agentMetrics = (await httpGet(`${agent.url}/metrics`)).text;
   t.is(metric(agentMetrics, 'perfpipe_events_total'), stream.written);
@@ -77,26 +88,24 @@ test.serial('every event written reaches ClickHouse exactly once, also across a 
   t.is(metric((await httpGet(`${sink.url}/metrics`)).text, 'perfpipe_sink_events_out_total'), stream.written);
 
   // ClickHouse "gone": the sink process is killed mid-stream; Kafka keeps what the agent sends meanwhile.
+  const before = stream.written;
   stream.append(2_000);
-  await new Promise((r) => setTimeout(r, 400));
+  await waitFor(async () => (await storedIn(data)).unique > before, 'the sink to be storing the new events', 30_000, 50);
   t.is(await sink.stop('SIGKILL'), null);
   stream.append(3_000);
   await waitFor(async () => metric((await httpGet(`${agent.url}/metrics`)).text, 'perfpipe_events_total') >= stream.written, 'the agent to publish everything', 60_000);
   sink = await daemon(sinkArgs('e2e', data));
   await allStored(data, stream.written, 120_000);
-  await new Promise((r) => setTimeout(r, 1000));
+  await caughtUp('e2e');
   t.deepEqual(await storedIn(data), { count: stream.written, unique: stream.written });
 });
 
 test.serial('two sinks in one group share the 6 partitions and together store every event once', async (t) => {
   const [left, right] = [join(work, 'two-left'), join(work, 'two-right')];
   await Promise.all([daemon(sinkArgs('two', left)), daemon(sinkArgs('two', right))]);
-  const admin = kafka!.admin();
-  await admin.connect();
-  t.teardown(() => admin.disconnect());
   // Publish only once both hold partitions: a rebalance mid-stream could hand a segment to the other store.
   await waitFor(async () => {
-    const { groups } = await admin.describeGroups(['two-sink']);
+    const { groups } = await admin!.describeGroups(['two-sink']);
     return groups[0]?.state === 'Stable' && groups[0].members.length === 2;
   }, 'a stable group of two sinks', 60_000, 500);
   const tj = join(work, 'two-tj');
@@ -104,12 +113,13 @@ test.serial('two sinks in one group share the 6 partitions and together store ev
   stream.append(8_000);
   await daemon(agentArgs('two', tj));
   await waitFor(async () => (await storedIn(left)).unique + (await storedIn(right)).unique >= stream.written, 'both sinks together to store everything', 90_000, 1000);
+  await caughtUp('two');
   const keys = async (data: string) => (await sinkQuery<{ k: string }>(data, "SELECT concat(file_key, ':', toString(file_offset)) AS k FROM tj_events")).map((r) => r.k);
   const [l, r] = [await keys(left), await keys(right)];
   t.true(l.length > 0 && r.length > 0, `split ${l.length}/${r.length}`);
   t.is(l.length + r.length, stream.written);
   t.is(new Set([...l, ...r]).size, stream.written);
-  const { topics } = await admin.fetchTopicMetadata({ topics: ['two.tj'] });
+  const { topics } = await admin!.fetchTopicMetadata({ topics: ['two.tj'] });
   t.is(topics[0]?.partitions.length, 6);
 });
 

@@ -1,10 +1,12 @@
 // The distributed shape through outages on a real broker: the broker stopped and started again mid-stream,
 // and the agent killed with SIGKILL mid-stream; ClickHouse counts must still equal what was written.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
+import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
+import { readCheckpoints } from './support/checkpoints.js';
+import { groupCaughtUp, startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { pauseBroker, resumeBroker } from './support/broker-restart.js';
 import { httpGet, startDaemon, storedIn, waitFor, type Daemon } from './support/daemon.js';
 import { TjStream } from './support/tj-stream.js';
@@ -44,35 +46,8 @@ async function daemon(args: string[]): Promise<Daemon> {
   return d;
 }
 
-/**
- * Ranges an agent published whose acknowledgement it has not recorded, across its sources' checkpoint journals
- * (ingest/source/checkpoint-store.ts: `i` intent lines, `a` ack lines up to an end offset, per file key), read
- * here from the files so that the count does not rest on the store's own reading of them.
- */
-function openIntents(checkpoints: string): number {
-  if (!existsSync(checkpoints)) return 0;
-  let open = 0;
-  for (const dir of readdirSync(checkpoints)) {
-    const acked = new Map<string, number>();
-    const intents: Array<{ k: string; e: number }> = [];
-    const snapshot = join(checkpoints, dir, 'snapshot.json');
-    if (existsSync(snapshot)) {
-      for (const f of (JSON.parse(readFileSync(snapshot, 'utf8')) as { files: Array<{ file_key: string; offset: number; intents: Array<{ end: number }> }> }).files) {
-        acked.set(f.file_key, f.offset);
-        for (const i of f.intents) intents.push({ k: f.file_key, e: i.end });
-      }
-    }
-    const journal = join(checkpoints, dir, 'journal.jsonl');
-    for (const line of existsSync(journal) ? readFileSync(journal, 'utf8').split('\n') : []) {
-      if (!line.endsWith('}')) continue; // empty, or torn by the kill
-      const e = JSON.parse(line) as { t: string; k: string; e?: number };
-      if (e.t === 'i') intents.push({ k: e.k, e: e.e! });
-      else if (e.t === 'a') acked.set(e.k, Math.max(acked.get(e.k) ?? 0, e.e!));
-    }
-    open += new Set(intents.filter((i) => i.e > (acked.get(i.k) ?? 0)).map((i) => `${i.k}@${i.e}`)).size;
-  }
-  return open;
-}
+/** Ranges an agent published whose acknowledgement it has not recorded, across its sources' checkpoint journals. */
+const openIntents = (checkpoints: string): number => readCheckpoints(checkpoints).open.length;
 
 const replayed = (metrics: string): number => Number(/^perfpipe_replayed_segments_total\{source="tj"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
 
@@ -123,7 +98,12 @@ test.serial('a broker stopped and started again mid-stream, and an agent killed 
   await waitFor(async () => replayed((await httpGet(`${agent.url}/metrics`)).text) >= open, `the ${open} open ranges replayed`, 60_000, 200);
   await stopWriting();
   await waitFor(async () => (await storedIn(data)).unique >= stream.written, `all ${stream.written} events stored`, 120_000, 1000);
-  await new Promise((r) => setTimeout(r, 1_500)); // a duplicate, were there one, would land within a poll or two
+  // Nothing in flight on either side: the agent holds no unacknowledged range, and the sinks committed all it sent.
+  await waitFor(() => openIntents(checkpoints) === 0, 'the agent to hold no range unacknowledged', 60_000, 200);
+  const admin = new Kafka({ clientId: 'restart-test', brokers: broker!.brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  t.teardown(() => admin.disconnect());
+  await waitFor(() => groupCaughtUp(admin, 'perfpipe-sink', 'perfpipe.'), 'the sink to commit everything', 60_000, 200);
   t.deepEqual(await storedIn(data), { count: stream.written, unique: stream.written });
   t.is(replayed((await httpGet(`${agent.url}/metrics`)).text), open, 'each range left open at the kill replayed once');
 });

@@ -3,11 +3,12 @@
 import test from 'ava';
 import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from '../ingest/bus/kafkajs.js';
-import { startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
+import { groupCaughtUp, startBroker, stopBroker, type Broker } from './support/kafka-broker.js';
 import { eventually, makeSegment, runBusContract } from './support/bus-contract.js';
 import { createKafkaBus } from '../ingest/bus/kafka-bus.js';
 import type { KafkaBusConfigInput } from '../ingest/bus/kafka-config.js';
 import { topicNames } from '../ingest/bus/kafka-topics.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { encodeSegment } from '../ingest/bus/segment-codec.js';
 import type { Bus, Segment } from '../ingest/bus/bus.js';
 
@@ -36,7 +37,7 @@ function busFor(shared: string, extra: KafkaBusConfigInput = {}): Bus {
       brokers: broker!.brokers, topic_prefix: `${shared}.`, group_id: `${shared}-sink`,
       retry_initial_ms: 100, retry_max_ms: 1000, session_timeout_ms: 10_000, ...extra,
     },
-    verbose ? { onLog: (line) => console.error(`[${line.level}] ${line.namespace}: ${line.message}`, line.fields) } : {},
+    { families: FAMILIES, ...(verbose ? { onLog: (line) => console.error(`[${line.level}] ${line.namespace}: ${line.message}`, line.fields) } : {}) },
   );
 }
 
@@ -77,7 +78,7 @@ test('kafka bus: topics are created with the configured partitions, and a second
   const second = busFor(shared, { partitions: 3 });
   t.teardown(async () => void (await Promise.all([first.stop(), second.stop()])));
   await Promise.all([first.start(), second.start()]);
-  const names = topicNames(`${shared}.`);
+  const names = topicNames(`${shared}.`, FAMILIES.names);
   const { topics } = await admin!.fetchTopicMetadata({ topics: [...names.families, names.dlq, names.alerts] });
   t.deepEqual(topics.map((topic) => topic.name).sort(), [`${shared}.alerts`, `${shared}.apdex`, `${shared}.atop`, `${shared}.dlq`, `${shared}.pg`, `${shared}.pg_activity`, `${shared}.tj`]);
   for (const topic of topics) t.is(topic.partitions.length, 3, topic.name);
@@ -99,7 +100,7 @@ test('kafka bus: two consumers in one group split the partitions and together se
   const segments = Array.from({ length: 30 }, (_, i) => makeSegment(`file-${i % 12}`, Math.floor(i / 12) * 100, 2));
   await Promise.all(segments.map((segment) => producer.publish(segment)));
   await eventually(() => seen.left.length + seen.right.length >= segments.length, 30_000, 'all 30 segments');
-  await new Promise((r) => setTimeout(r, 500));
+  await until(() => groupCaughtUp(admin!, `${shared}-sink`, `${shared}.`), 'the group to commit every segment');
   const all = [...seen.left, ...seen.right];
   t.is(all.length, segments.length);
   t.deepEqual([...all].sort(), segments.map((s) => s.id).sort());
@@ -124,7 +125,7 @@ test('kafka bus: a consumer stopped before acknowledging leaves exactly the unac
   const secondSeen: Segment[] = [];
   await second.consume(async (segment) => void secondSeen.push(segment));
   await eventually(() => secondSeen.length >= 3, 30_000, 'the redelivered segments');
-  await new Promise((r) => setTimeout(r, 500));
+  await until(() => groupCaughtUp(admin!, `${shared}-sink`, `${shared}.`), 'the second consumer to commit them');
   t.deepEqual(secondSeen.map((s) => s.start), [200, 300, 400]);
   t.deepEqual([...new Set(firstSeen)], segments.slice(0, 3).map((s) => s.id));
 });
@@ -142,21 +143,25 @@ test('kafka bus: a replayed segment after a partial copy is delivered once, comp
   const seen: Segment[] = [];
   await bus.consume(async (segment) => void seen.push(segment));
   const replayed = makeSegment('replayed', 0, 4, 1);
+  // Another segment of the same file (same key, so the same partition), sent whole after the partial copy: once it
+  // is delivered the consumer has read past the partial copy's messages.
+  const probe = makeSegment('replayed', 50, 1);
   const after = makeSegment('replayed', 100, 1);
   // One row per message, so that the segment spans several messages and a partial copy exists.
-  const messages = encodeSegment(replayed, { messageBytes: 1 });
+  const messages = encodeSegment(replayed, { messageBytes: 1, layouts: FAMILIES });
   await raw.send({ topic, messages: messages.slice(0, 2) });
-  await new Promise((r) => setTimeout(r, 1500));
-  t.deepEqual(seen, []);
+  await raw.send({ topic, messages: encodeSegment(probe, { layouts: FAMILIES }) });
+  await eventually(() => seen.length >= 1, 30_000, 'the segment sent after the partial copy');
+  t.deepEqual(seen, [probe], 'the partial copy is not delivered');
+  // The consumer commits after each segment it handled: here at most the partial copy's first offset.
+  await until(async () => [...(await committed(`${shared}-sink`, topic)).values()].some((offset) => Number(offset) >= 0), 'the commit after the probe');
   t.true([...(await committed(`${shared}-sink`, topic)).values()].every((offset) => Number(offset) <= 0), 'nothing committed past the partial copy');
   await raw.send({ topic, messages });
-  await raw.send({ topic, messages: encodeSegment(after) });
-  await eventually(() => seen.length >= 2, 30_000, 'the replayed and the following segment');
-  await new Promise((r) => setTimeout(r, 300));
-  t.deepEqual(seen, [replayed, after]);
-  // 2 partial + 5 replayed + 1 following message: the next offset to read is 8.
-  await until(async () => [...(await committed(`${shared}-sink`, topic)).values()].includes('8'), 'offset 8 committed');
-  t.pass();
+  await raw.send({ topic, messages: encodeSegment(after, { layouts: FAMILIES }) });
+  // 2 partial + 1 probe + 5 replayed + 1 following message: the next offset to read is 9, and once it is committed
+  // nothing sent can be delivered again.
+  await until(async () => [...(await committed(`${shared}-sink`, topic)).values()].includes('9'), 'offset 9 committed');
+  t.deepEqual(seen, [probe, replayed, after]);
 });
 
 test('kafka bus: a malformed message goes to the dead-letter topic with its reason and is skipped', async (t) => {
@@ -173,7 +178,7 @@ test('kafka bus: a malformed message goes to the dead-letter topic with its reas
   await bus.consume(async (segment) => void seen.push(segment));
   const good = makeSegment('after-garbage', 0, 1);
   await raw.send({ topic: `${shared}.tj`, messages: [{ key: 'db1|after-garbage', value: 'not json' }] });
-  await raw.send({ topic: `${shared}.tj`, messages: encodeSegment(good) });
+  await raw.send({ topic: `${shared}.tj`, messages: encodeSegment(good, { layouts: FAMILIES }) });
   await eventually(() => seen.length >= 1, 30_000, 'the good segment');
   t.deepEqual(seen, [good]);
   const dead: Array<{ value: string; reason: string; offset: string }> = [];

@@ -35,7 +35,7 @@ test('ingest --pg DIR holding only postgresql.log names the file and the pattern
   const r = await runCli(['ingest', '--pg', pgDir, '--data', join(work, 'data-dir')]);
   t.is(r.code, 1);
   t.is(r.stdout, '');
-  t.is(r.stderr, `perfpipe: nothing to read:\n  pg source ${JSON.stringify(pgDir)}: no file matches the log_filename pattern "postgresql-*" (format stderr); `
+  t.is(r.stderr, `perfpipe: nothing to read:\n  pg source ${JSON.stringify(pgDir)}: no file matches the log_filename pattern "postgresql-*"; `
     + 'it holds postgresql.log. Give the log file itself as the location, or its name pattern (--pg-filename, or filename: in the config)\n');
 });
 
@@ -65,6 +65,6 @@ test('run --pg FILE follows that file, and run over a directory it cannot read s
   t.is(await daemon.stop(), 0);
   daemon = await startDaemon(['run', '--pg', pgDir, '--data', join(work, 'data-run-dir')]);
   await waitFor(() => daemon!.log().includes('nothing to read yet'), 'the warning', 30_000);
-  t.regex(daemon.log(), /nothing to read yet: pg source .*: no file matches the log_filename pattern \\"postgresql-\*\\" \(format stderr\); it holds postgresql\.log/);
+  t.regex(daemon.log(), /nothing to read yet: pg source .*: no file matches the log_filename pattern \\"postgresql-\*\\"; it holds postgresql\.log/);
   t.is(await daemon.stop(), 0);
 });

@@ -24,7 +24,6 @@ test.after.always(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const serial = testIf(missingPostgres(), { serial: true });
 const url = () => `postgresql://postgres@127.0.0.1:${cluster!.port}/postgres`;
 
@@ -117,7 +116,8 @@ serial('a deadlock: before deadlock_timeout fires, the samples show both backend
   await s2.client.query('UPDATE dead SET v = 2 WHERE id = 2');
   const settled = (q: Promise<unknown>) => q.then(() => 'done', (e: Error) => e.message);
   const first = settled(s1.client.query('UPDATE dead SET v = 1 WHERE id = 2'));
-  await sleep(100);
+  await waitFor(async () => (await cluster!.psql([`SELECT wait_event_type FROM pg_stat_activity WHERE pid = ${s1.pid}`])).includes('Lock'),
+    'the first session to wait for the row lock', 10_000, 20);
   const second = settled(s2.client.query('UPDATE dead SET v = 2 WHERE id = 1'));
   const outcomes = await Promise.all([first, second]);
   // PostgreSQL resolved it: one side was cancelled as the deadlock victim, the other went on.

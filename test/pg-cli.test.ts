@@ -36,16 +36,35 @@ test('parse pg prints every entry as NDJSON with the episode on the entry that c
   t.like(events[2]?.lock_episodes[0], { pid: 15937, outcome: 'lock_timeout', wait_ms: null, statement: 'UPDATE accounts\nSET b = 1;', user: 'app', database: 'shop' });
 });
 
-test('parse pg says so when no line starts with the prefix, and says nothing when the prefix fits', async (t) => {
+test('parse pg finds the prefix itself; a prefix given wins, and when it frames nothing that is said once', async (t) => {
   const file = join(work, 'postgresql-other-prefix.log');
   writeFileSync(file, LOG);
-  // The default prefix ('%m [%p] ') matches the time and pid, but not the user@database that follows here.
-  const wrong = await runCli(['parse', 'pg', file]);
+  const found = await runCli(['parse', 'pg', file, '--tz', 'Europe/Moscow']);
+  t.is(found.code, 0, found.stderr);
+  t.is(found.stderr, '');
+  const given = await runCli(['parse', 'pg', file, '--pg-prefix', PREFIX, '--tz', 'Europe/Moscow']);
+  t.is(found.stdout, given.stdout);
+  // PostgreSQL's default prefix matches the time and pid, but not the user@database that follows here.
+  const wrong = await runCli(['parse', 'pg', file, '--pg-prefix', '%m [%p] ']);
   t.is(wrong.code, 0);
   t.is(wrong.stdout.trim().split('\n').length, 8); // every line printed whole, as an orphan
-  t.regex(wrong.stderr, /none of its 8 lines starts with the log_line_prefix '%m \[%p\] ' \(the default\).*--pg-prefix/);
-  const right = await runCli(['parse', 'pg', file, '--pg-prefix', PREFIX]);
-  t.is(right.stderr, '');
+  t.regex(wrong.stderr, /none of its 8 lines starts with the log_line_prefix '%m \[%p\] '.*--pg-prefix/);
+  t.is(wrong.stderr.trim().split('\n').length, 1);
+});
+
+const SYSLOG = [
+  'Feb 11 13:15:39 test-pc postgres[10808]: [1-1] db=,user=,app=,client= LOG:  listening on IPv4 address "127.0.0.1", port 5432',
+  'Feb 11 13:15:40 test-pc postgres[10809]: [2-1] db=,user=,app=,client= LOG:  database system is ready to accept connections',
+  '',
+].join('\n');
+
+test('a log no prefix fits is named with its lines, not printed as orphans, and parse pg exits 1', async (t) => {
+  const file = join(work, 'syslog.log');
+  writeFileSync(file, SYSLOG);
+  const r = await runCli(['parse', 'pg', file]);
+  t.is(r.code, 1);
+  t.is(r.stdout, '');
+  t.regex(r.stderr, /syslog\.log: no log_line_prefix fits its first 2 lines .*line 1: "Feb 11 13:15:39 test-pc postgres\[10808\].*line 2: .*--pg-prefix/);
 });
 
 test('ingest --pg stores pg_log and pg_lock_waits once, and a second ingest adds nothing', async (t) => {
@@ -65,15 +84,35 @@ test('ingest --pg stores pg_log and pg_lock_waits once, and a second ingest adds
   t.is(r.stdout, '"log","outcome","s","e","holder_pids"\n3,"lock_timeout","2026-11-30 11:09:45.848","2026-11-30 11:09:46.348","[15932]"\n');
 });
 
-test('ingest --pg under another log_line_prefix warns on stderr that every line went in as an orphan', async (t) => {
+test('ingest --pg finds the prefix itself; a prefix given that frames nothing is used and said once', async (t) => {
   const dir = join(work, 'log-other-prefix');
   mkdirSync(dir);
   writeFileSync(join(dir, 'postgresql-2026-11-30_140945.log'), LOG);
-  const r = await runCli(['ingest', '--pg', dir, '--data', join(work, 'data-other-prefix')]); // the default prefix
+  const found = await runCli(['ingest', '--pg', dir, '--data', join(work, 'data-found-prefix')]);
+  t.is(found.code, 0, found.stderr);
+  t.regex(found.stdout, /^ingested 3 events and 0 ingest errors from 1 files/);
+  t.notRegex(found.stderr, /log_line_prefix/);
+  const r = await runCli(['ingest', '--pg', dir, '--pg-prefix', '%m [%p] ', '--data', join(work, 'data-other-prefix')]);
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^ingested 8 events and 0 ingest errors from 1 files/);
+  t.regex(r.stderr, /the log_line_prefix given \('%m \[%p\] '\) frames 0 of the first 6 lines .*'%m \[%p\] %q%u@%d '/);
   t.regex(r.stderr, /none of the first 8 lines starts with the log_line_prefix '%m \[%p\] ': .*SHOW log_line_prefix/);
-  t.is(r.stderr.match(/none of the first/g)?.length, 1, 'said once');
+  t.is(r.stderr.match(/frames 0 of the first/g)?.length, 1, 'said once');
+});
+
+test('ingest --pg of a log no prefix fits exits 1 naming its lines, stores nothing, and reads it when told the prefix', async (t) => {
+  const dir = join(work, 'log-syslog');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'postgresql-2026-11-30_140945.log'), SYSLOG);
+  const data = join(work, 'data-syslog');
+  const r = await runCli(['ingest', '--pg', dir, '--data', data]);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /^ingested 0 events/);
+  t.regex(r.stderr, /no log_line_prefix fits its first 2 lines .*line 1: \\"Feb 11 13:15:39/);
+  t.regex(r.stderr, /1 PostgreSQL log file was not read: no log_line_prefix fits its first lines/);
+  const told = await runCli(['ingest', '--pg', dir, '--pg-prefix', '%t %q%a ', '--data', data]);
+  t.is(told.code, 0, told.stderr);
+  t.regex(told.stdout, /^ingested 2 events/);
 });
 
 testIf(missingCorpus('pg/generated/postgresql-phase1.log'))('the corpus log parses to its 77 lock waits', async (t) => {

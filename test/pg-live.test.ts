@@ -1,13 +1,14 @@
 // A real PostgreSQL writes the logs: row-lock chains of 3 sessions, a deadlock, a lock timeout, a statement timeout,
 // temp files and slow statements, in English, in Russian and with a rich log_line_prefix (one cluster, the phases
-// switched by log_directory). `perfpipe ingest --pg` must store the episodes the test caused, and on the English log
+// switched by log_directory). `perfpipe ingest --pg`, told no prefix, must store the episodes the test caused, and on the English log
 // agree with pgBadger (the oracle) on the number and total ms of acquired lock waits and on temp files.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
 import { removeCluster, startPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { logFiles, markEnd, prepareScenario, scenario, SCENARIO_OUTCOMES, SCENARIO_SETTINGS, until, waitFor } from './support/pg-scenario.js';
 import { firstMissing, missingLocale, missingPostgres, missingPrograms, pgBinDir, testIf } from './support/prerequisites.js';
 
 const bin = pgBinDir();
@@ -20,62 +21,7 @@ const missing = (phase: Phase): string | null =>
   firstMissing(missingPostgres(), phase === 'ru' ? missingLocale('ru_RU.UTF-8') : null);
 let cluster: PgCluster | undefined;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const logDir = (p: Phase): string => join(cluster?.dir ?? '', `log-${p}`);
-
-/** SQL that returns once `condition` holds, re-reading pg_stat_activity (a transaction keeps one snapshot of it). */
-const until = (condition: string): string =>
-  `DO $$ BEGIN WHILE NOT (${condition}) LOOP PERFORM pg_sleep(0.02); PERFORM pg_stat_clear_snapshot(); END LOOP; END $$`;
-/** The session named `app` holds a transaction id: its UPDATE took the row lock. */
-const holds = (app: string): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' AND backend_xid IS NOT NULL)`;
-/** The session named `app` has waited on a lock for at least `ms`. */
-const waiting = (app: string, ms = 0): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' ` +
-  `AND wait_event_type = 'Lock' AND clock_timestamp() - state_change >= interval '${ms} milliseconds')`;
-
-/**
- * Each step waits for the state the previous step made (a lock held, a session waiting on it), not for a time, so
- * psql start-up jitter on a busy machine cannot reorder them. Waits that must be logged run past deadlock_timeout
- * (100 ms): log_lock_waits writes "still waiting" only then. Expected per phase: acquired 3 (chain B on the
- * transaction, chain C on the tuple, the deadlock survivor), deadlock 1, lock_timeout 1, statement_timeout 1.
- */
-async function scenario(c: PgCluster): Promise<void> {
-  const s = (app: string, ...cmds: string[]): Promise<string> => c.psql(cmds, { PGAPPNAME: app });
-  // Gave up = waited, then no longer runs a statement. Not "no longer waiting": a backend clears its wait event
-  // between turns of its lock-wait loop (deadlock check, the "still waiting" log line), and a loaded CI run once saw
-  // that gap, so the holder committed early and the victim acquired the lock instead of timing out.
-  const running = (app: string): string => `EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = '${app}' AND state = 'active')`;
-  const gaveUp = (victim: string): string[] => [until(waiting(victim)), until(`NOT ${running(victim)}`)];
-  await Promise.all([
-    s('chainA', 'BEGIN', 'UPDATE t SET v = v + 1 WHERE id = 1', until(`${waiting('chainB', 300)} AND ${waiting('chainC', 200)}`), 'COMMIT'),
-    s('chainB', until(holds('chainA')), 'UPDATE t SET v = v + 1 WHERE id = 1'),
-    s('chainC', until(waiting('chainB')), 'UPDATE t SET v = v + 1 WHERE id = 1'),
-    s('dlLeft', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 2', until(holds('dlRight')), 'UPDATE t SET v = 1 WHERE id = 3', 'COMMIT'),
-    s('dlRight', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 3', until(waiting('dlLeft', 200)), 'UPDATE t SET v = 1 WHERE id = 2', 'COMMIT'),
-    // The holders keep their row until their victim gave up waiting (appeared waiting, then stopped).
-    s('ltHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 4', ...gaveUp('impatient'), 'COMMIT'),
-    s('impatient', until(holds('ltHolder')), "SET lock_timeout = '500ms'", 'UPDATE t SET v = 2 WHERE id = 4'),
-    s('stHolder', 'BEGIN', 'UPDATE t SET v = 1 WHERE id = 5', ...gaveUp('stmtTo'), 'COMMIT'),
-    s('stmtTo', until(holds('stHolder')), "SET statement_timeout = '600ms'", 'UPDATE t SET v = 2 WHERE id = 5'),
-    s('sorter', "SET work_mem = '64kB'", 'SELECT count(*) FROM (SELECT g FROM generate_series(1, 100000) g ORDER BY g DESC) s', 'SELECT pg_sleep(0.25)'),
-  ]);
-}
-
-/** Resolves once `ready()` holds, polling every 50 ms; throws with `what` after `ms`. */
-async function waitFor(what: string, ready: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !ready(); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
-  }
-}
-
-const logFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : []);
-const logged = (dir: string, text: string): boolean => logFiles(dir).some((f) => readFileSync(f, 'utf8').includes(text));
-
-/** A statement the server logs (log_min_duration_statement = 0) once every line before it was written. */
-async function markEnd(c: PgCluster, dir: string, phase: Phase): Promise<void> {
-  const marker = `end of phase ${phase}`;
-  await c.psql([`SELECT '${marker}'`]);
-  await waitFor(`"${marker}" in ${dir}`, () => logged(dir, marker));
-}
 
 /**
  * A rotation by the collector in the middle of the English log. The new file is named by the second it opens in
@@ -97,12 +43,8 @@ async function rotate(c: PgCluster, dir: string): Promise<void> {
 
 test.before(async () => {
   if (bin === null) return;
-  cluster = startPgCluster(bin, {
-    logging_collector: 'on', log_directory: "'log'", log_filename: "'postgresql-%Y-%m-%d_%H%M%S.log'",
-    log_lock_waits: 'on', deadlock_timeout: "'100ms'", log_min_duration_statement: '0', log_temp_files: '0',
-    lc_messages: "'C'", autovacuum: 'off', log_checkpoints: 'off', shared_buffers: "'16MB'",
-  });
-  await cluster.psql(['CREATE TABLE t (id int PRIMARY KEY, v int)', 'INSERT INTO t SELECT g, 0 FROM generate_series(1, 6) g']);
+  cluster = startPgCluster(bin, SCENARIO_SETTINGS);
+  await prepareScenario(cluster);
   for (const phase of PHASES) {
     if (missing(phase) !== null) continue;
     const dir = logDir(phase);
@@ -113,7 +55,7 @@ test.before(async () => {
     await waitFor(`a log file in ${dir}`, () => logFiles(dir).length > 0);
     await scenario(cluster);
     if (phase === 'en') await rotate(cluster, dir);
-    await markEnd(cluster, dir, phase);
+    await markEnd(cluster, dir, `end of phase ${phase}`);
   }
   cluster.stop();
 });
@@ -128,17 +70,17 @@ async function sql<T>(data: string, query: string): Promise<T[]> {
   return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
 }
 
+/** `ingest --pg DIR` with no --pg-prefix or --pg-format: each file's prefix is found from its first lines (issue 30). */
 async function ingest(phase: Phase): Promise<string> {
   const data = join(cluster?.dir ?? '', `data-${phase}`);
-  const prefix = phase === 'rich' ? RICH.slice(1, -1) : '%m [%p] ';
-  const r = await runCli(['ingest', '--pg', logDir(phase), '--pg-prefix', prefix, '--data', data]);
+  const r = await runCli(['ingest', '--pg', logDir(phase), '--data', data]);
   if (r.code !== 0) throw new Error(r.stderr);
   const files = logFiles(logDir(phase)).length;
   if (!new RegExp(` and 0 ingest errors from ${files} files`).test(r.stdout)) throw new Error(r.stdout);
   return data;
 }
 
-const EXPECTED = { acquired: 3, deadlock: 1, lock_timeout: 1, statement_timeout: 1 };
+const EXPECTED = SCENARIO_OUTCOMES;
 
 for (const phase of PHASES) {
   testIf(missing(phase), { serial: true })(`${phase}: pg_lock_waits holds the chain, the deadlock and both timeouts the sessions caused`, async (t) => {

@@ -2,7 +2,7 @@
 // prints: the same bytes on stdout and the same ingest errors, lock-wait episodes included when a wait starts in one
 // piece and ends in another. Pieces are cut small here so that a small log crosses many cuts.
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPgParser } from '../parsers/pg/index.js';
@@ -11,7 +11,8 @@ import { compilePrefix } from '../parsers/pg/prefix.js';
 import type { IngestError } from '../schemas/ingest-error.js';
 import { pgLines } from '../cli/ndjson/pg-lines.js';
 import { parsePgInPieces, pieceStarts } from '../cli/ndjson/pg-pieces.js';
-import { repoRoot, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { corpusDir, missingCorpus, testIf } from './support/prerequisites.js';
 
 const PREFIX = '%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ';
 
@@ -97,9 +98,9 @@ test('a cut never falls on a label, a continuation or an orphan line: each piece
   }
 });
 
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'pg', 'generated', 'postgresql-phase1.log');
-test('the corpus log (real PostgreSQL 15 lock waits) in pieces of 16 KiB prints what one thread prints', async (t) => {
-  if (!existsSync(corpus)) return t.pass('no ../shared/corpus here');
+const CORPUS_LOG = 'pg/generated/postgresql-phase1.log';
+testIf(missingCorpus(CORPUS_LOG))('the corpus log (real PostgreSQL 15 lock waits) in pieces of 16 KiB prints what one thread prints', async (t) => {
+  const corpus = join(corpusDir, CORPUS_LOG);
   const one = oneThread(corpus, PREFIX);
   const many = await inPieces(corpus, PREFIX, 16 * 1024);
   t.true(many.pieces > 20);

@@ -67,3 +67,57 @@ test('a wait open across a SIGKILL and a rotation to a new file are stored once 
     { outcome: 'acquired', holder_pids: [3], statement: '', wait_ms: 600 },
   ]);
 });
+
+test('a tailed log no prefix fits is said once and counted in /metrics; the others are read under the prefix they show', async (t) => {
+  const logDir = join(work, 'log-mixed');
+  const mixedData = join(work, 'data-mixed');
+  mkdirSync(logDir);
+  // Debian's prefix, not given: found from the file's first lines.
+  writeFileSync(join(logDir, 'postgresql-2026-11-30_140900.log'), [
+    L('45.100', 812, 'LOG:  database system is ready to accept connections'),
+    L('45.500', 1, 'app@erp LOG:  duration: 0.5 ms  statement: UPDATE a SET x = 1 WHERE id = 1;'),
+    L('45.600', 3, 'app@erp LOG:  duration: 0.7 ms  statement: SELECT 1;'),
+  ].join(''));
+  const syslog = (i: number): string => `Nov 30 14:09:${String(i % 60).padStart(2, '0')} db1 postgres[${900 + i}]: [${i}-1] LOG:  duration: 0.${i} ms  statement: SELECT ${i}\n`;
+  const bad = join(logDir, 'postgresql-2026-11-30_141000.log');
+  writeFileSync(bad, Array.from({ length: 250 }, (_, i) => syslog(i)).join(''));
+  const d = await startDaemon(['run', '--pg', logDir, '--data', mixedData]);
+  t.teardown(() => d.stop('SIGKILL'));
+  const metric = async (): Promise<number> => Number(/^perfpipe_pg_unframed_files_total\{source="pg"\} (\d+)$/m.exec(await (await fetch(`${d.url}/metrics`)).text())?.[1] ?? 0);
+  await waitFor(async () => (await metric()) === 1, 'the unframed file counted', 60_000);
+  appendFileSync(bad, Array.from({ length: 50 }, (_, i) => syslog(250 + i)).join(''));
+  await waitFor(async () => {
+    const [r] = await sinkQuery<{ n: string; users: string[] }>(mixedData, 'SELECT count() AS n, groupUniqArray(user) AS users FROM pg_log');
+    // The last entry waits for the next line, like any stderr tail: two of three are stored.
+    return Number(r?.n) === 2 && r?.users.includes('app') === true;
+  }, 'the Debian-prefixed file read with its users', 60_000);
+  t.is(await metric(), 1);
+  t.is(d.log().split('\n').filter((l) => l.includes('no log_line_prefix fits its first')).length, 1, d.log());
+  t.regex(d.log(), /postgresql-2026-11-30_141000\.log: no log_line_prefix fits its first 250 lines .*line 1: \\"Nov 30 14:09:00 db1 postgres\[900\]/);
+});
+
+test('a young log whose first lines have no session yet is read under the prefix its later client lines show', async (t) => {
+  const logDir = join(work, 'log-young');
+  const youngData = join(work, 'data-young');
+  mkdirSync(logDir);
+  const file = join(logDir, 'postgresql-2026-11-30_140900.log');
+  // A server just started: its first lines come from processes without a session, so '%m [%p] ' fits them.
+  writeFileSync(file, [
+    L('45.000', 812, 'LOG:  starting PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu'),
+    L('45.050', 815, 'LOG:  database system was shut down at 2026-11-30 14:08:00 UTC'),
+    L('45.100', 812, 'LOG:  database system is ready to accept connections'),
+  ].join(''));
+  const d = await startDaemon(['run', '--pg', logDir, '--data', youngData]);
+  t.teardown(() => d.stop('SIGKILL'));
+  await waitFor(async () => Number((await sinkQuery<{ n: string }>(youngData, 'SELECT count() AS n FROM pg_log'))[0]?.n) >= 2, 'the start-up lines', 60_000);
+  // Then sessions log, with Debian's %q%u@%d after the pid.
+  const lines: string[] = [];
+  for (let i = 0; i < 20; i++) lines.push(L(`${50 + (i % 9)}.${String(i).padStart(3, '0')}`, 900 + i, `usr1cv8@erp LOG:  duration: 1.${i} ms  statement: SELECT ${i}`));
+  appendFileSync(file, lines.join(''));
+  await waitFor(async () => Number((await sinkQuery<{ n: string }>(youngData, "SELECT count() AS n FROM pg_log WHERE user = 'usr1cv8'"))[0]?.n) >= 19,
+    'the client lines with their user', 60_000).catch(async (e: Error) => {
+    throw new Error(`${e.message}: ${JSON.stringify(await sinkQuery(youngData, 'SELECT user, database, severity, substring(message, 1, 60) AS m FROM pg_log ORDER BY file_offset'))}`);
+  });
+  const [orphans] = await sinkQuery<{ n: string }>(youngData, "SELECT count() AS n FROM pg_log WHERE severity = ''"); // an orphan line stores no severity
+  t.is(Number(orphans?.n), 0);
+});

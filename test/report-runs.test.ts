@@ -74,14 +74,14 @@ test.serial('report runs lists every run oldest first with its APDEX, worst key 
 
 test.serial('the table and csv carry the same runs for people', async (t) => {
   const csv = (await cli(['report', 'runs', '--format', 'csv', '--data', data])).split('\n');
-  t.is(csv[0], 'name,started_at,stopped_at,duration_s,n,apdex,apdex_priority_weighted,rating,worst_operation,worst_apdex,tj_lock_waits,tj_lock_wait_s,tj_timeouts,tj_deadlocks,pg_lock_waits');
-  t.is(csv[2], `base,2026-11-30T10:00:00.000Z,2026-11-30T10:03:00.000Z,180,9,0.611,0.708,Poor,${A},0.563,3,22,1,0,0`);
-  t.is(csv[4], 'late,2026-11-30T10:06:00.000Z,2026-11-30T10:10:00.000Z,240,0,,,,,,0,0,0,0,1');
+  t.is(csv[0], 'name,started_at,stopped_at,duration_s,n,apdex,apdex_priority_weighted,rating,worst_operation,worst_apdex,tj_lock_waits,tj_lock_wait_s,tj_timeouts,tj_deadlocks,pg_lock_waits,apdex_delta,changes,changes_during');
+  t.is(csv[2], `base,2026-11-30T10:00:00.000Z,2026-11-30T10:03:00.000Z,180,9,0.611,0.708,Poor,${A},0.563,3,22,1,0,0,-0.095,[],[]`);
+  t.is(csv[4], 'late,2026-11-30T10:06:00.000Z,2026-11-30T10:10:00.000Z,240,0,,,,,,0,0,0,0,1,,[],[]');
   const table = (await cli(['report', 'runs', '--data', data])).split('\n');
-  t.regex(table[0] ?? '', /^run\s+started \(UTC\)\s+stopped \(UTC\)\s+APDEX\s+by priority\s+rating\s+worst operation\s+worst\s+lock waits\s+timeouts\s+deadlocks\s+pg waits$/);
-  t.regex(table[1] ?? '', /^soak\s+2026-11-30 09:58:00\s+\(running\)\s+0\.706\s+0\.681\s+Fair\s+ПроведениеДокументаЗаказКлиента\s+0\.563\s+4\s+1\s+1\s+2$/);
-  t.regex(table[3] ?? '', /^cand\s+2026-11-30 10:03:00\s+2026-11-30 10:06:00\s+0\.813\s+0\.75\s+Fair\s+ЗаписьСправочникаНоменклатура\s+0\.625\s+1\s+0\s+1\s+1$/);
-  t.regex(table[4] ?? '', /^late\s+2026-11-30 10:06:00\s+2026-11-30 10:10:00\s+—\s+—\s+—\s+—\s+0\s+0\s+0\s+1$/);
+  t.regex(table[0] ?? '', /^run\s+started \(UTC\)\s+stopped \(UTC\)\s+APDEX\s+Δ APDEX\s+by priority\s+rating\s+worst operation\s+worst\s+lock waits\s+timeouts\s+deadlocks\s+pg waits\s+changes$/);
+  t.regex(table[1] ?? '', /^soak\s+2026-11-30 09:58:00\s+\(running\)\s+0\.706\s+—\s+0\.681\s+Fair\s+ПроведениеДокументаЗаказКлиента\s+0\.563\s+4\s+1\s+1\s+2\s+—$/);
+  t.regex(table[3] ?? '', /^cand\s+2026-11-30 10:03:00\s+2026-11-30 10:06:00\s+0\.813\s+0\.202\s+0\.75\s+Fair\s+ЗаписьСправочникаНоменклатура\s+0\.625\s+1\s+0\s+1\s+1\s+—$/);
+  t.regex(table[4] ?? '', /^late\s+2026-11-30 10:06:00\s+2026-11-30 10:10:00\s+—\s+—\s+—\s+—\s+—\s+0\s+0\s+0\s+1\s+—$/);
 });
 
 test('a store without runs says how to start one, and a window flag is refused', async (t) => {

@@ -1,8 +1,9 @@
 // Exactly once holds for the rollups too: a segment inserted again (a crash replay, a redelivered Kafka message)
-// adds nothing to tj_lock_minute, tj_call_minute, apdex_minute or atop_minute, not only nothing to the raw tables.
+// adds nothing to tj_lock_minute, tj_call_minute, apdex_minute, atop_minute or the tj_sql_* rollups, not only nothing to the raw tables.
 import test from 'ava';
 import { openTempStore, type TempStore } from './support/temp-store.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
+import { FAMILIES } from '../ingest/families/registry.js';
 import { segmentOf, tjEvent } from './support/segments.js';
 import { createAtopParser } from '../parsers/atop/index.js';
 import { createApdexParser } from '../parsers/apdex/index.js';
@@ -23,7 +24,8 @@ async function totals(): Promise<Record<string, string>> {
     (SELECT sum(waits) + sum(timeouts) FROM tj_lock_minute) AS locks,
     (SELECT sum(n) FROM tj_call_minute) AS calls,
     (SELECT sum(n) FROM apdex_minute) AS apdex,
-    (SELECT count() FROM atop_minute) AS atop`;
+    (SELECT count() FROM atop_minute) AS atop,
+    (SELECT sum(n) FROM tj_sql_minute) + (SELECT sum(n) FROM tj_sql_hour) + (SELECT sum(n) FROM tj_sql_context_minute) AS statements`;
   return (await (await store.client.query({ query: q, format: 'JSONEachRow' })).json<Record<string, string>>())[0]!;
 }
 
@@ -33,6 +35,7 @@ function segments(): Segment[] {
   const tj = segmentOf(head('tj', 'tj-1'), [
     tjEvent(file, 'tj-1', 0, 'TLOCK', [['p:processName', 'ib'], ['Regions', 'R1'], ['WaitConnections', '7'], ['Context', 'Форма.Записать']]),
     tjEvent(file, 'tj-1', 50, 'TTIMEOUT', [['p:processName', 'ib'], ['WaitConnections', '7']]),
+    tjEvent(file, 'tj-1', 70, 'DBPOSTGRS', [['p:processName', 'ib'], ['Sql', 'SELECT 1 FROM _Reference28054'], ['Context', 'Форма.Записать']]),
     tjEvent(file, 'tj-1', 80, 'CALL', [['p:processName', 'ib'], ['Context', 'Форма.Записать']]),
   ]);
   const apdexParser = createApdexParser({ host: 'h', source: 'apdex', file: '/e.xml', file_key: 'ap-1', offset: 0 });
@@ -47,16 +50,16 @@ function segments(): Segment[] {
 }
 
 test.serial('a segment written twice counts once in every rollup', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   for (const s of segments()) await sink.write(s);
   const once = await totals();
-  t.deepEqual(once, { locks: '2', calls: '1', apdex: '17', atop: '1' });
+  t.deepEqual(once, { locks: '2', calls: '1', apdex: '17', atop: '1', statements: '3' });
   for (const s of segments()) await sink.write(s);
   t.deepEqual(await totals(), once);
 });
 
 test.serial('two different segments whose rollup rows are identical both count', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   const file = '/tj/rphost_2/26113014.log';
   const call = (id: string) => segmentOf({ id, family: 'tj', host: 'h2', source: 'tj', file, file_key: id, start: 0, end: 10 },
     [tjEvent(file, id, 0, 'CALL', [['p:processName', 'twin'], ['Context', 'Одно и то же']])]);

@@ -13,18 +13,20 @@ import { runCli } from './support/cli.js';
 const work = mkdtempSync(join(tmpdir(), 'perfpipe-simulate-'));
 test.after.always(() => rmSync(work, { recursive: true, force: true }));
 
-const PREFIX = '%m [%p] %q%u@%d ';
 const out = join(work, 'run');
 const data = join(work, 'data');
 
 type Json = Record<string, unknown>;
 let expected: Expected;
+// Issue 30's first run: simulate, then ingest every folder with nothing else said. The TJ is written in Moscow time
+// (not this machine's zone, unless it is Moscow's) and found so from tj/timezone.txt; the PostgreSQL log's prefix
+// (Debian's, the simulator's default) is found from its first lines.
 const setup = (async () => {
-  const sim = await runCli(['simulate', '--out', out, '--users', '8', '--duration', '90s', '--rate', '150', '--seed', '3']);
+  const sim = await runCli(['simulate', '--out', out, '--users', '8', '--duration', '90s', '--rate', '150', '--seed', '3', '--tz', 'Europe/Moscow']);
   if (sim.code !== 0) throw new Error(`simulate failed: ${sim.stderr}`);
   expected = JSON.parse(readFileSync(join(out, 'expected.json'), 'utf8')) as Expected;
-  const ingest = await runCli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--pg-prefix', PREFIX, '--atop', join(out, 'atop'),
-    '--apdex', join(out, 'apdex'), '--tz', 'Europe/Moscow', '--data', data]);
+  const ingest = await runCli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--atop', join(out, 'atop'),
+    '--apdex', join(out, 'apdex'), '--data', data]);
   if (ingest.code !== 0) throw new Error(`ingest failed: ${ingest.stderr}`);
   return { sim, ingest };
 })();
@@ -48,6 +50,7 @@ test('the run holds every kind of lock trouble, so the comparisons below cannot 
   const { sim, ingest } = await setup;
   t.regex(sim.stdout, /^simulated \d+ TJ events \(\d+ events\/s\) in \d+ files/);
   t.regex(ingest.stdout, / and 0 ingest errors /);
+  t.notRegex(ingest.stderr, /log_line_prefix|apart/);
   t.true(expected.timeouts.length >= 1);
   t.true(expected.deadlocks.length >= 1);
   t.true(expected.waits.length >= 3);
@@ -55,7 +58,10 @@ test('the run holds every kind of lock trouble, so the comparisons below cannot 
   t.true(expected.pg_episodes.some((e) => e.outcome === 'deadlock'));
   t.true(expected.apdex.operations.length >= 3);
   t.true(expected.apdex.operations.some((o) => o.frustrated > 0 && o.tolerating > 0));
-  const folders = readdirSync(join(out, 'tj'));
+  t.true(expected.pg_episodes.some((e) => e.object === expected.relation_extension && e.mode === 'ExclusiveLock'));
+  t.true((expected.why.dominant?.share_of_db ?? 0) > 0.5);
+  t.deepEqual(expected.settings.map((c) => [c.name, c.during]), [['work_mem', null], ['random_page_cost', null], ['checkpoint_timeout', 'sim-2']]);
+  const folders = readdirSync(join(out, 'tj')).filter((f) => f !== 'timezone.txt');
   t.true(folders.length >= 2 && folders.every((f) => /^rphost_\d+$/.test(f)), folders.join(' '));
 });
 
@@ -76,16 +82,12 @@ test.serial('report apdex gives the N, S, T, F and APDEX of every key operation 
   t.deepEqual({ n, satisfied, tolerating, frustrated, apdex }, expected.apdex.overall_count_weighted);
 });
 
-/** Connection, user and context always; the culprit's transaction and lock (§5.4 steps 3–4) where the report has them. */
-function sameCulprits(t: ExecutionContext, got: Json[] | undefined, want: ExpectedCulprit[]): void {
-  if (got === undefined) return;
-  t.is(got.length, want.length);
-  for (const [k, c] of want.entries()) {
-    const g: Json = got[k] ?? {};
-    const keys: string[] = ['connect_id', 'user', 'context', ...('tx_start' in g ? ['tx_start', 'tx_end', 'tx_outcome'] : [])];
-    t.deepEqual(Object.fromEntries(keys.map((key) => [key, g[key]])), Object.fromEntries(keys.map((key) => [key, (c as unknown as Json)[key]])));
-    if ('lock' in g) t.like(g.lock as Json, c.lock);
-  }
+/** Every culprit's connection, user and context, its transaction and the lock that conflicted (§5.4 steps 3–4). */
+function sameCulprits(t: ExecutionContext, got: unknown, want: ExpectedCulprit[], what: string): void {
+  if (!Array.isArray(got)) { t.fail(`${what}: the report gives no culprits list`); return; }
+  const fields = ({ connect_id, user, context, tx_start, tx_end, tx_outcome }: Json) => ({ connect_id, user, context, tx_start, tx_end, tx_outcome });
+  t.deepEqual((got as Json[]).map(fields), want.map((c) => fields(c as unknown as Json)), what);
+  for (const [k, c] of want.entries()) t.like((got as Json[])[k]?.lock as Json ?? {}, c.lock, `${what}, culprit ${c.connect_id}: the lock`);
 }
 
 test.serial('report locks names the victim and culprit connections of every timeout, deadlock and wait', async (t) => {
@@ -96,14 +98,14 @@ test.serial('report locks names the victim and culprit connections of every time
   for (const [i, { culprits, ...rest }] of byTs(expected.timeouts).entries()) {
     const got = timeouts[i] as unknown as Json;
     t.like(got, rest);
-    sameCulprits(t, got.culprits as Json[], culprits);
+    sameCulprits(t, got.culprits, culprits, `timeout at ${rest.ts}`);
   }
   const deadlocks = byTs(r.deadlocks as unknown as Expected['deadlocks']);
   t.deepEqual(deadlocks.map((d) => ({ ts: d.ts, infobase: d.infobase, victim_connect_id: d.victim_connect_id, edges: d.edges.map((e) => ({ waiter: e.waiter, holder: e.holder })) })), byTs(expected.deadlocks));
   const waits = byTs(r.waits as unknown as Expected['waits']);
   t.deepEqual(waits.map((w) => ({ ts: w.ts, infobase: w.infobase, connect_id: w.connect_id, culprit_connect_ids: w.culprit_connect_ids, wait_ms: w.wait_ms })),
     byTs(expected.waits).map(({ culprits: _, ...w }) => w));
-  for (const [i, want] of byTs(expected.waits).entries()) sameCulprits(t, (waits[i] as unknown as Json).culprits as Json[] | undefined, want.culprits);
+  for (const [i, want] of byTs(expected.waits).entries()) sameCulprits(t, (waits[i] as unknown as Json).culprits, want.culprits, `wait at ${want.ts}`);
 });
 
 test.serial('report pg-locks gives every PostgreSQL wait with the TJ connections of its waiter and holder', async (t) => {
@@ -120,7 +122,7 @@ test.serial('report pg-locks gives every PostgreSQL wait with the TJ connections
 
 test('parse pg on the simulated log closes the same episodes', async (t) => {
   await setup;
-  const r = await runCli(['parse', 'pg', join(out, expected.pg.file), '--pg-prefix', PREFIX]);
+  const r = await runCli(['parse', 'pg', join(out, expected.pg.file)]); // the simulator's prefix, found
   t.is(r.code, 0, r.stderr);
   t.is(r.stderr, '');
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { lock_episodes: { pid: number; outcome: string; holder_pids: number[]; wait_ms: number | null }[] });
@@ -131,14 +133,14 @@ test('parse pg on the simulated log closes the same episodes', async (t) => {
   t.deepEqual([...episodes].sort((a, b) => key(a) - key(b)), [...want].sort((a, b) => key(a) - key(b)));
 });
 
-test('a richer log_line_prefix is written so that parse pg reads every line with it', async (t) => {
+test('a richer log_line_prefix is written so that parse pg, told nothing, reads every line with it', async (t) => {
   const dir = join(work, 'prefix');
   const prefix = '%m %n [%p] %c:%l %q%u@%d app=%a client=%r ';
   const sim = await runCli(['simulate', '--out', dir, '--users', '4', '--duration', '70s', '--rate', '60', '--seed', '11', '--conflicts-per-minute', '8', '--pg-prefix', prefix]);
   t.is(sim.code, 0, sim.stderr);
   const want = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected;
   t.true(want.pg_episodes.length >= 2);
-  const r = await runCli(['parse', 'pg', join(dir, want.pg.file), '--pg-prefix', prefix]);
+  const r = await runCli(['parse', 'pg', join(dir, want.pg.file)]); // found from the log's first lines
   t.is(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { severity: string | null; pid: number; lock_episodes: { pid: number; outcome: string; holder_pids: number[] }[] });
   // A line the prefix does not match becomes an orphan with severity null: none may.
@@ -147,6 +149,23 @@ test('a richer log_line_prefix is written so that parse pg reads every line with
   const got = lines.flatMap((l) => l.lock_episodes).map((e) => ({ pid: e.pid, outcome: e.outcome, holder_pids: e.holder_pids }));
   const sort = <T extends { pid: number }>(xs: T[]) => [...xs].sort((a, b) => a.pid - b.pid);
   t.deepEqual(sort(got), sort(want.pg_episodes.map((e) => ({ pid: e.pid, outcome: e.outcome, holder_pids: e.holder_pids }))));
+});
+
+test('the TJ read in another zone than its own is said to sit whole hours from the PostgreSQL log and atop', async (t) => {
+  await setup;
+  const r = await runCli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--atop', join(out, 'atop'), '--tz', 'Asia/Tokyo', '--data', join(work, 'data-tokyo')]);
+  t.is(r.code, 0, r.stderr);
+  // Tokyo is six hours east of Moscow: read as Tokyo time, the TJ comes out six hours early.
+  t.regex(r.stderr, /warning: the TJ \(.* read in Asia\/Tokyo\) and the PostgreSQL log of this ingest .* are 6 hours apart; they line up when the TJ is moved later by 6 h/);
+  t.regex(r.stderr, /warning: the TJ .* and the atop samples of this ingest .* are 6 hours apart/);
+});
+
+test('simulate writes the TJ in the zone ingest assumes, and says which in tj/timezone.txt', async (t) => {
+  const dir = join(work, 'default-zone');
+  const sim = await runCli(['simulate', '--out', dir, '--users', '2', '--duration', '5s', '--rate', '20']);
+  t.is(sim.code, 0, sim.stderr);
+  t.is(readFileSync(join(dir, 'tj', 'timezone.txt'), 'utf8').split('\n')[0], Intl.DateTimeFormat().resolvedOptions().timeZone);
+  t.is(readFileSync(join(out, 'tj', 'timezone.txt'), 'utf8').split('\n')[0], 'Europe/Moscow');
 });
 
 function digest(dir: string): Record<string, string> {
@@ -182,7 +201,7 @@ test('--realtime writes each record when its time comes', async (t) => {
   const live = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected;
   // Count the event headers in the written TJ files: an independent count of what expected.json claims.
   let headers = 0;
-  for (const folder of readdirSync(join(dir, 'tj'))) {
+  for (const folder of readdirSync(join(dir, 'tj')).filter((f) => f !== 'timezone.txt')) {
     for (const file of readdirSync(join(dir, 'tj', folder))) {
       headers += readFileSync(join(dir, 'tj', folder, file), 'utf8').split('\n').filter((l) => /^\uFEFF?\d\d:\d\d\.\d{6}-\d+,[A-Za-z]+,\d+,/.test(l)).length;
     }

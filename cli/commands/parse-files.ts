@@ -2,9 +2,9 @@
 // records as NDJSON on stdout, ingest errors as JSON lines on stderr. Exit 0 when every file was read (even
 // with errors found in it), 2 when a file could not be read.
 //
-// Encoders write lines as bytes (ndjson/json-bytes.ts) and hand them over a piece per chunk, one write each: a
-// write or an await per line cost more than printing it. A slow reader still bounds memory: the loop waits for
-// stdout to drain before reading on.
+// Encoders write lines as bytes (cli/ndjson/ndjson-buffer.ts, json-text.ts) and hand them over a piece per chunk, one
+// write each: a write or an await per line cost more than printing it. A slow reader still bounds memory: the loop
+// waits for stdout to drain before reading on.
 import { once } from 'node:events';
 import { readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';

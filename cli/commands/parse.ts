@@ -8,6 +8,8 @@ import { createTjNdjsonEncoder } from '../ndjson/tj-ndjson.js';
 import { BYTE_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
+/** The formats `perfpipe parse` reads (perfpipe --help names each: cli/main.test.ts). */
+export const PARSE_FORMATS = ['tj', 'pg', 'atop'] as const;
 
 export async function parseCommand(argv: string[]): Promise<number> {
   // Each format loads only its own parser: start-up is part of what a whole `parse` run costs.

@@ -14,6 +14,9 @@ import { rowsCsv, rowsTable } from '../output/rows-output.js';
 import { fetchPgWaitsReport } from '../../queries/reports/pg-waits-report.js';
 import { pgWaitsText } from '../output/pg-waits-report-output.js';
 import { runCompare } from '../output/run-compare.js';
+import { fetchSqlReport } from '../../queries/reports/sql-report.js';
+import { fetchErrorsReport } from '../../queries/reports/errors-report.js';
+import { errorsText, sqlText } from '../output/sql-errors-output.js';
 import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
 import { reportParamsFromConfig } from '../../queries/reports/key-operation-params.js';
@@ -22,7 +25,7 @@ import { systemTimeZone } from '../../ingest/source/tj/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../queries/report-html/collect-page.js';
 import { writeReportPage } from '../../queries/report-html/render/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | sql | errors | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -56,6 +59,18 @@ const REPORTS: Record<string, Report> = {
       return format === 'json' ? `${JSON.stringify(report)}\n` : locksText(report, format);
     },
   },
+  sql: {
+    async render(rows, format) {
+      const report = await fetchSqlReport(rows);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : sqlText(report, format);
+    },
+  },
+  errors: {
+    async render(rows, format) {
+      const report = await fetchErrorsReport(rows);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : errorsText(report, format);
+    },
+  },
 };
 
 /** The HTML page (`--html FILE`) of each report; `all` is the full page and has no text form. */
@@ -64,8 +79,13 @@ const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName
   locks: { title: '1C managed-lock report', sections: ['locks'] },
   'pg-locks': { title: 'PostgreSQL lock report', sections: ['pg'] },
   'pg-waits': { title: 'PostgreSQL wait report', sections: ['pg_waits'] },
+  sql: { title: 'Top statements', sections: ['sql'] },
+  errors: { title: 'Errors', sections: ['errors'] },
   all: { title: 'Load test report', sections: SECTIONS },
 };
+
+/** Every report `perfpipe report` runs (perfpipe --help names each: cli/main.test.ts). */
+export const REPORT_NAMES: readonly string[] = [...new Set([...Object.keys(REPORTS), ...Object.keys(HTML_PAGES), 'run-compare', 'runs'])];
 
 interface HtmlFlags { html?: string | undefined; tz?: string | undefined; format?: string | undefined }
 
@@ -92,7 +112,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
     return reportRunsCommand(values, values.html === undefined ? null : htmlZone(values));
   }
   const report = REPORTS[name];
-  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${[...Object.keys(REPORTS), 'all', 'run-compare', 'runs'].join(', ')}`);
+  if (report === undefined && HTML_PAGES[name] === undefined) throw new ConfigError(`report: ${JSON.stringify(name)} is not a report; expected one of ${REPORT_NAMES.join(', ')}`);
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
   if (values.html !== undefined) return htmlCommand(name, values.html, htmlZone(values), values);
   if (report === undefined) throw new ConfigError(`report ${name}: the full report is an HTML page; give --html FILE`);

@@ -9,6 +9,7 @@ import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../queries
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { configFromFlags } from '../flags/config-from-flags.js';
 import { explainSourcesWithNothingToRead } from '../../daemon/assembly/nothing-to-read.js';
+import { DISK_FULL_GAUGE } from '../../daemon/assembly/store-disk.js';
 
 const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 
@@ -26,7 +27,8 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
   let pipeline: Pipeline | null = null;
   const server = await startHttpServer({
     listen: config.listen, token, metrics: { render: () => pipeline?.metrics.render() ?? '' } as Pipeline['metrics'],
-    client: () => pipeline?.store.client ?? null, ready: () => pipeline !== null,
+    // Not ready while the store's disk is full (daemon/assembly/store-disk.ts): writes wait for space.
+    client: () => pipeline?.store.client ?? null, ready: () => pipeline !== null && pipeline.metrics.value(DISK_FULL_GAUGE) !== 1,
   });
   // Announce the daemon before opening the store: a `perfpipe sql` started meanwhile waits for this
   // daemon (503 until ready) instead of taking the data directory's lock from under it.

@@ -4,8 +4,10 @@ import { ConfigError } from '../../ingest/errors/errors.js';
 import { parseFlags, STORE_OPTIONS } from '../flags/args.js';
 import { parseTimeFlag } from '../flags/report-window.js';
 import { openStoreAccess, type StoreAccess } from '../../queries/store-access.js';
+import { csvText } from '../../queries/reports/csv.js';
+import { recordRunContext } from './run-context-record.js';
 
-const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--data DIR | --clickhouse URL]';
+const USAGE = 'perfpipe runs (start NAME [--at TIME] | stop [NAME] [--at TIME] | list [--format table|json|csv]) [--pg-activity URL | --config FILE] [--host NAME] [--data DIR | --clickhouse URL]';
 
 /** Starts run {name} at {at} (Unix ms). */
 export const START_RUN = 'INSERT INTO runs SELECT {name:String}, fromUnixTimestamp64Milli({at:Int64}), NULL, now64(3)';
@@ -29,7 +31,10 @@ export async function runWindow(access: StoreAccess, name: string): Promise<{ fr
 }
 
 export async function runsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { ...STORE_OPTIONS, at: { type: 'string' }, format: { type: 'string', short: 'f' } }, USAGE);
+  const { values, positionals } = parseFlags(argv, {
+    ...STORE_OPTIONS, at: { type: 'string' }, format: { type: 'string', short: 'f' }, 'pg-activity': { type: 'string' }, config: { type: 'string', short: 'c' },
+    host: { type: 'string' },
+  }, USAGE);
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [action, name, ...extra] = positionals;
   if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
@@ -43,6 +48,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
         if (existing.length > 0) throw new ConfigError(`runs start: a run named ${JSON.stringify(name)} exists already (started ${existing[0]?.started_at}); choose another name`);
         await access.run(START_RUN, { name, at: atMs });
         process.stdout.write(`run ${name} started at ${new Date(atMs).toISOString()}\n`);
+        process.stdout.write(await recordRunContext(access, name, 'start', values));
         return 0;
       }
       case 'stop': {
@@ -51,13 +57,14 @@ export async function runsCommand(argv: string[]): Promise<number> {
         if (!run) throw new ConfigError(name ? `runs stop: no open run named ${JSON.stringify(name)}` : 'runs stop: no run is open');
         await access.run(STOP_RUN, { name: run.name, at: atMs });
         process.stdout.write(`run ${run.name} stopped at ${new Date(atMs).toISOString()}\n`);
+        process.stdout.write(await recordRunContext(access, run.name, 'stop', values));
         return 0;
       }
       case 'list': {
         const rows = await access.rows<RunRow>(LIST);
         const format = values.format ?? 'table';
         if (format === 'json') process.stdout.write(`${JSON.stringify(rows)}\n`);
-        else if (format === 'csv') process.stdout.write(['name,started_at,stopped_at,duration_s', ...rows.map((r) => `"${r.name.replaceAll('"', '""')}",${r.started_at},${r.stopped_at ?? ''},${r.duration_s}`)].join('\n') + '\n');
+        else if (format === 'csv') process.stdout.write(csvText([['name', 'started_at', 'stopped_at', 'duration_s'], ...rows.map((r) => [r.name, r.started_at, r.stopped_at ?? '', String(r.duration_s)])]));
         else if (format === 'table') process.stdout.write(rows.length === 0 ? 'no runs\n' : rows.map((r) => `${r.name}\t${r.started_at} → ${r.stopped_at ?? '(running)'}\t${r.duration_s} s`).join('\n') + '\n');
         else throw new ConfigError(`--format: ${JSON.stringify(format)} is not one of table, json, csv`);
         return 0;

@@ -3,13 +3,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isValidTimeZone } from '../../parsers/tj/index.js';
+import { systemTimeZone } from '../../parsers/tj/zone-file.js';
 import { writeLoadTest } from '../../simulate/load-test.js';
 import { checkPrefix, DEBIAN_PREFIX } from '../../simulate/pg-log-writer.js';
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { parseTimeFlag } from '../flags/report-window.js';
 
-const USAGE = "perfpipe simulate --out DIR [--users 20] [--duration 5m] [--rate 200] [--seed 1] [--realtime] [--start TIME] [--tz Europe/Moscow] [--pg-prefix '%m [%p] %q%u@%d '] [--conflicts-per-minute 4] [--atop-interval 10]";
+const USAGE = "perfpipe simulate --out DIR [--users 20] [--duration 5m] [--rate 200] [--seed 1] [--realtime] [--start TIME] [--tz ZONE] [--pg-prefix '%m [%p] %q%u@%d '] [--conflicts-per-minute 4] [--atop-interval 10]";
 
 function positive(name: string, value: string | undefined, fallback: number, integer = true): number {
   if (value === undefined) return fallback;
@@ -39,7 +40,8 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const out = resolve(values.out);
   // Appending to an earlier run's files would mix two runs and void expected.json.
   if (existsSync(out) && readdirSync(out).length > 0) throw new ConfigError(`--out: ${out} is not empty; give a new or empty directory`);
-  const tz = values.tz ?? 'Europe/Moscow';
+  // The zone ingest assumes for a TJ tree without one (this machine's); written into tj/timezone.txt either way.
+  const tz = values.tz ?? systemTimeZone();
   if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);
   const prefix = values['pg-prefix'] ?? DEBIAN_PREFIX;
   const bad = checkPrefix(prefix);

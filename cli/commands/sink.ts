@@ -9,6 +9,7 @@ import { ConfigError } from '../../ingest/errors/errors.js';
 import { LiveMetrics } from '../../ingest/observe/live-metrics.js';
 import { configForRole } from '../flags/role-flags.js';
 import { stopOnSignals } from './daemon.js';
+import { DISK_FULL_GAUGE } from '../../daemon/assembly/store-disk.js';
 
 const USAGE = 'perfpipe sink [--config FILE] [--kafka HOST:PORT[,…]] [--group ID] [--data DIR | --clickhouse URL] [--listen HOST:PORT]';
 
@@ -24,7 +25,7 @@ export async function sinkCommand(argv: string[], log: Logger): Promise<number> 
   const token = randomBytes(24).toString('hex');
   let sink: Sink | null = null;
   const server = await startHttpServer({
-    listen: config.listen, token, metrics, client: () => sink?.service.store.client ?? null, ready: () => sink !== null,
+    listen: config.listen, token, metrics, client: () => sink?.service.store.client ?? null, ready: () => sink !== null && metrics.value(DISK_FULL_GAUGE) !== 1,
   });
   try {
     sink = await startSink(config, log, metrics, stop.signal);

@@ -1,4 +1,5 @@
 // Plain rows for people: an aligned text table or CSV with a header, from report rows (objects, one shape).
+import { csvText } from '../../queries/reports/csv.js';
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -17,6 +18,5 @@ export function rowsTable(rows: Record<string, unknown>[]): string {
 export function rowsCsv(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '';
   const header = Object.keys(rows[0] as object);
-  const quote = (s: string): string => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-  return `${[header.join(','), ...rows.map((r) => header.map((h) => quote(cell(r[h]))).join(','))].join('\n')}\n`;
+  return csvText([header, ...rows.map((r) => header.map((h) => cell(r[h])))]);
 }

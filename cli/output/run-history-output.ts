@@ -22,6 +22,7 @@ export function runHistoryTable(runs: readonly RunHistoryRow[]): string {
     'started (UTC)': short(r.started_at),
     'stopped (UTC)': short(r.stopped_at),
     APDEX: r.apdex ?? '—',
+    'Δ APDEX': r.apdex_delta ?? '—',
     'by priority': r.apdex_priority_weighted ?? '—',
     rating: r.rating,
     'worst operation': r.worst_operation ?? '—',
@@ -30,5 +31,7 @@ export function runHistoryTable(runs: readonly RunHistoryRow[]): string {
     timeouts: r.tj_timeouts,
     deadlocks: r.tj_deadlocks,
     'pg waits': r.pg_lock_waits,
+    // Since the previous run, then inside this one: what a DBA changed beside the APDEX change.
+    changes: [...r.changes.map((c) => `${c.name} ${c.a ?? '?'}→${c.b ?? '?'}`), ...r.changes_during.map((c) => `${c.name} →${c.b} at ${c.at.slice(11, 19)}`)].join('; ') || '—',
   })));
 }

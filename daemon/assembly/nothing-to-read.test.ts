@@ -20,7 +20,7 @@ function dirWith(name: string, files: string[]): string {
 test('a PostgreSQL directory whose only log misses the default pattern names the file and the pattern', async (t) => {
   const dir = dirWith('pg-plain', ['postgresql.log']);
   t.is(await explainNothingToRead(source({ type: 'pg', location: dir })),
-    `pg source ${JSON.stringify(dir)}: no file matches the log_filename pattern "postgresql-*" (format stderr); it holds postgresql.log. `
+    `pg source ${JSON.stringify(dir)}: no file matches the log_filename pattern "postgresql-*"; it holds postgresql.log. `
     + 'Give the log file itself as the location, or its name pattern (--pg-filename, or filename: in the config)');
 });
 

@@ -1,7 +1,7 @@
 // The pg_activity sampler's calls as pino lines and Prometheus counters (docs/style.md §3). The sampler's own cost is
 // here: perfpipe_pg_activity_sample_seconds_total over perfpipe_pg_activity_samples_total is the mean round trip.
 import type { Logger } from 'pino';
-import type { PgActivityEvents } from '../../ingest/source/pg-activity/events.js';
+import type { PgActivityEvents } from '../../ingest/source/source-events.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 
 export function pgActivityTelemetry(log: Logger, m: Metrics): PgActivityEvents {

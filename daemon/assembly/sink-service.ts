@@ -7,9 +7,11 @@ import { migrate } from '../../ingest/store/migrations.js';
 import { applyRetention, type RetentionConfig } from '../../ingest/store/retention.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 import { sinkTelemetry } from './source-telemetry.js';
+import { createStoreDiskWatch } from './store-disk.js';
 import { createClickHouseSink } from '../../ingest/sink/clickhouse-sink.js';
 import type { DeadLetters } from '../../ingest/sink/dead-letters.js';
 import { validateSegment } from '../../ingest/sink/segment-validation.js';
+import type { Families } from '../../ingest/families/family-registry.js';
 import { sleep } from '../../ingest/retry/sleep.js';
 import { backoffMs } from '../../ingest/retry/backoff.js';
 
@@ -18,6 +20,8 @@ export interface SinkServiceOptions {
   clickhouse: string | null;
   /** Days each table family keeps its rows (table TTLs, set once the schema is in place). */
   retention: RetentionConfig;
+  /** The families whose segments it stores (ingest/families/registry.ts): their tables, retention and old events. */
+  families: Families;
   log: Logger;
   metrics: Metrics;
   deadLetters?: DeadLetters;
@@ -43,7 +47,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
     try {
       const applied = await migrate(store);
       if (applied.length > 0) o.log.info({ applied, store: store.where }, 'schema migrations applied');
-      const retained = await applyRetention(store, o.retention);
+      const retained = await applyRetention(store, o.retention, o.families.retentionTables);
       if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {
@@ -55,7 +59,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
     }
   }
   const m = o.metrics;
-  const sink = createClickHouseSink({ store, events: sinkTelemetry(o.log, m), signal: o.signal });
+  const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m, createStoreDiskWatch(store.where, o.log, m)), signal: o.signal });
   return {
     store,
     async handle(segment) {
@@ -64,7 +68,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
       m.inc('perfpipe_sink_segments_in_total', 'Segments handed to the sink (retries included)', l);
       m.inc('perfpipe_sink_events_in_total', 'Events handed to the sink (retries included)', l, segment.records);
       try {
-        const { segment: valid, invalid } = validateSegment(segment);
+        const { segment: valid, invalid } = validateSegment(segment, o.families);
         if (invalid.length > 0) {
           m.inc('perfpipe_invalid_events_total', 'Tables of rows and old-agent events that failed their check (stored as ingest errors)', l, invalid.length);
           if (o.deadLetters) {

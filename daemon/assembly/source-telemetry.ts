@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { SourceEvents } from '../../ingest/source/source-events.js';
 import type { SinkEvents } from '../../ingest/sink/clickhouse-sink.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
+import { unframedMessage } from '../../ingest/source/pg/pg-file-readings.js';
+import type { StoreDiskWatch } from './store-disk.js';
 
 /** How often a condition that holds for a while (a full disk, too many files) is logged again. */
 const REPEAT_LOG_MS = 30_000;
@@ -20,7 +22,8 @@ function everyWhile(): (write: (held: number) => void) => void {
   };
 }
 
-export function sourceTelemetry(source: string, log: Logger, m: Metrics): SourceEvents {
+/** `disk`: the store's disk watch, when the store's disk is this process's (a full one is said there, once). */
+export function sourceTelemetry(source: string, log: Logger, m: Metrics, disk?: StoreDiskWatch): SourceEvents {
   const l = { source };
   const checkpointLog = everyWhile();
   const openFilesLog = everyWhile();
@@ -32,11 +35,15 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics): Source
     fileFinished: (path, fileKey, offset) => { m.inc('perfpipe_files_finished_total', 'Files read to their end for good', l); log.debug({ path, fileKey, offset }, 'file finished'); },
     bytesRead: (_path, bytes) => m.inc('perfpipe_source_bytes_total', 'Bytes read from source files', l, bytes),
     segmentPublished: (_path, events, errors) => {
+      disk?.ok();
       m.inc('perfpipe_events_total', 'Events parsed and acknowledged downstream', l, events);
       m.inc('perfpipe_ingest_errors_total', 'Ingest errors (bad input) found', l, errors);
       m.inc('perfpipe_segments_total', 'Segments acknowledged downstream', l);
     },
-    publishFailed: (path, error, attempt) => { m.inc('perfpipe_publish_failures_total', 'Failed publishes (retried)', l); log.warn({ path, attempt, err: error.message }, 'publish failed; retrying'); },
+    publishFailed: (path, error, attempt) => {
+      m.inc('perfpipe_publish_failures_total', 'Failed publishes (retried)', l);
+      if (!disk?.failed(error)) log.warn({ path, attempt, err: error.message }, 'publish failed; retrying');
+    },
     readFailed: (path, error) => { m.inc('perfpipe_read_failures_total', 'Failed file reads', l); log.warn({ path, err: error.message }, 'cannot read'); },
     replayed: (path, start, end) => { m.inc('perfpipe_replayed_segments_total', 'Segments replayed after a restart', l); log.info({ path, start, end }, 'replaying an unacknowledged range'); },
     recordDropped: (path, kind, offset, length) => {
@@ -45,11 +52,21 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics): Source
     },
     checkpointFailed: (path, error) => {
       m.inc('perfpipe_checkpoint_failures_total', 'Checkpoint journal writes that failed (reading waits and retries)', l);
+      if (disk?.failed(error)) return;
       checkpointLog((held) => log.error({ path, err: error.message, repeated: held }, 'cannot write checkpoints; reading waits until it can'));
     },
     prefixMismatch: (path, lines, prefix) => {
       m.inc('perfpipe_pg_prefix_mismatches_total', 'PostgreSQL logs whose first lines held no entry under the configured log_line_prefix', l);
       log.warn({ path, lines, prefix }, `none of the first ${lines} lines starts with the log_line_prefix '${prefix}': each is stored whole as an orphan line; give the server's own (psql: SHOW log_line_prefix) with --pg-prefix or the source's prefix`);
+    },
+    pgLogUnframed: (path, d) => {
+      m.inc('perfpipe_pg_unframed_files_total', 'PostgreSQL logs not read: no destination or log_line_prefix fits their first lines', l);
+      log.warn({ path, lines: d.lines, prefixed: d.prefixed, unframed: d.unframed }, unframedMessage(path, d));
+    },
+    pgPrefixDisagrees: (path, given, d, givenFramed) => {
+      m.inc('perfpipe_pg_prefix_disagreements_total', 'PostgreSQL logs whose first lines show another log_line_prefix than the one given', l);
+      log.warn({ path, given, found: d.prefix, givenFramed, foundFramed: d.framed, lines: d.lines },
+        `the log_line_prefix given ('${given}') frames ${givenFramed} of the first ${d.lines} lines of ${path}; they look written with '${d.prefix}' (${d.framed} lines). The given one is used; check it (psql: SHOW log_line_prefix), or leave it out to have it found`);
     },
     openFilesLimited: (open, waiting) => {
       m.inc('perfpipe_open_files_limited_total', 'Scans that left files unopened because max_open_files was reached', l);
@@ -59,15 +76,17 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics): Source
   };
 }
 
-export function sinkTelemetry(log: Logger, m: Metrics): SinkEvents {
+export function sinkTelemetry(log: Logger, m: Metrics, disk?: StoreDiskWatch): SinkEvents {
   return {
     inserted: (table, rows, ms) => {
+      disk?.ok();
       m.inc('perfpipe_rows_inserted_total', 'Rows acknowledged by ClickHouse', { table }, rows);
       m.inc('perfpipe_insert_seconds_total', 'Time spent in inserts', { table }, ms / 1000);
       m.inc('perfpipe_inserts_total', 'Inserts acknowledged by ClickHouse', { table });
     },
     insertFailed: (table, error, attempt, permanent) => {
       m.inc('perfpipe_insert_failures_total', 'Failed inserts', { table, permanent: String(permanent) });
+      if (disk?.failed(error)) return;
       log[permanent ? 'error' : 'warn']({ table, attempt, err: error.message }, permanent ? 'ClickHouse rejected an insert; stored as an ingest error' : 'insert failed; retrying');
     },
   };

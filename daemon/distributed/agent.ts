@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../../ingest/config/config.js';
 import { ConfigError } from '../../ingest/errors/errors.js';
 import type { KafkaBus } from '../../ingest/bus/kafka-bus.js';
-import type { FileSource } from '../../ingest/source/file-source.js';
+import type { Source } from '../../ingest/source/source.js';
+import { FAMILIES } from '../../ingest/families/registry.js';
+import type { Families } from '../../ingest/families/family-registry.js';
 import { FileLag } from '../../ingest/observe/file-lag.js';
 import { LiveMetrics } from '../../ingest/observe/live-metrics.js';
 import { createSources } from '../assembly/pipeline-sources.js';
@@ -12,7 +14,7 @@ import { startKafkaBus } from './kafka-start.js';
 
 export interface Agent {
   bus: KafkaBus;
-  sources: FileSource[];
+  sources: Source[];
   metrics: LiveMetrics;
   fileLag: FileLag;
   stop(): Promise<void>;
@@ -24,11 +26,13 @@ export function kafkaBusConfig(config: Config) {
   return kafka;
 }
 
-export async function startAgent(config: Config, log: Logger, metrics = new LiveMetrics(), signal = new AbortController().signal): Promise<Agent> {
+export async function startAgent(
+  config: Config, log: Logger, metrics = new LiveMetrics(), signal = new AbortController().signal, families: Families = FAMILIES,
+): Promise<Agent> {
   // The bus connects (metadata, topics, the idempotent producer's id: 0.2-0.5 s on a local broker) while the
   // sources open their files and parse their first segments; a segment ready before the bus waits for it. Started
   // one after the other, that time was a tenth of shipping 100 MB (bench/tj-kafka-ship.ts).
-  const starting = startKafkaBus(kafkaBusConfig(config), log, signal);
+  const starting = startKafkaBus(kafkaBusConfig(config), families, log, signal);
   starting.catch(() => {}); // awaited below; a failure is thrown from there
   const fileLag = new FileLag();
   metrics.add(() => fileLag.render());
@@ -42,7 +46,7 @@ export async function startAgent(config: Config, log: Logger, metrics = new Live
   };
   // Segments are as large as `pipeline.segment_bytes`: each is one insert per table at the sink, whose cost is
   // mostly per insert (bench/engine-doors.ts); its rows travel in messages of at most 900 KiB (segment-codec.ts).
-  const sources = await createSources(config, 'follow', log, metrics, publish, { wrapEvents: (events) => fileLag.wrap(events) });
+  const sources = await createSources(config, 'follow', log, metrics, publish, { families, wrapEvents: (events) => fileLag.wrap(events) });
   let bus: KafkaBus;
   try {
     for (const s of sources) await s.start();

@@ -1,6 +1,7 @@
 // Starting a Kafka bus when the broker may not be there yet (a host agent boots before the cluster, a sink
 // restarts while the broker restarts): a bus whose start failed cannot start again, so each attempt is a new one.
 import type { Logger } from 'pino';
+import type { FamilyCatalog } from '../../ingest/bus/bus.js';
 import { createKafkaBus, type KafkaBus } from '../../ingest/bus/kafka-bus.js';
 import type { KafkaBusConfigInput } from '../../ingest/bus/kafka-config.js';
 import type { KafkaLogLine } from '../../ingest/bus/kafka-client.js';
@@ -15,9 +16,9 @@ export function kafkaLog(log: Logger) {
   };
 }
 
-export async function startKafkaBus(config: KafkaBusConfigInput, log: Logger, signal: AbortSignal): Promise<KafkaBus> {
+export async function startKafkaBus(config: KafkaBusConfigInput, families: FamilyCatalog, log: Logger, signal: AbortSignal): Promise<KafkaBus> {
   for (let attempt = 1; ; attempt++) {
-    const bus = createKafkaBus(config, { onLog: kafkaLog(log) });
+    const bus = createKafkaBus(config, { families, onLog: kafkaLog(log) });
     try {
       await bus.start();
       return bus;

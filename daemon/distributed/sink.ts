@@ -12,6 +12,8 @@ import { PartitionLag } from '../../ingest/observe/partition-lag.js';
 import { kafkaBusConfig } from './agent.js';
 import { kafkaLog, startKafkaBus } from './kafka-start.js';
 import { createAlerter } from '../../ingest/alert/index.js';
+import { FAMILIES } from '../../ingest/families/registry.js';
+import type { Families } from '../../ingest/families/family-registry.js';
 
 export interface Sink {
   service: SinkService;
@@ -23,14 +25,16 @@ export interface Sink {
 }
 
 /** Store first (waiting for ClickHouse), then Kafka: a sink joins the group only once it can write. */
-export async function startSink(config: Config, log: Logger, metrics = new LiveMetrics(), outer?: AbortSignal): Promise<Sink> {
+export async function startSink(
+  config: Config, log: Logger, metrics = new LiveMetrics(), outer?: AbortSignal, families: Families = FAMILIES,
+): Promise<Sink> {
   const kafka = KafkaBusConfigSchema.parse(kafkaBusConfig(config));
   const abort = new AbortController();
   outer?.addEventListener('abort', () => abort.abort(), { once: true });
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
   let alerterRef: ReturnType<typeof createAlerter> | undefined;
   const service = await openSinkService({
-    data: config.data, clickhouse: config.clickhouse, retention: config.retention, log, metrics, deadLetters, signal: abort.signal,
+    data: config.data, clickhouse: config.clickhouse, retention: config.retention, families, log, metrics, deadLetters, signal: abort.signal,
     observe: (segment) => alerterRef?.observe(segment),
   });
   let bus: KafkaBus | undefined;
@@ -46,7 +50,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
   });
   alerterRef = alerter;
   try {
-    bus = await startKafkaBus(kafka, log, abort.signal);
+    bus = await startKafkaBus(kafka, families, log, abort.signal);
     await deadLetters.start();
     await bus.consume((segment) => service.handle(segment));
   } catch (error) {
@@ -56,7 +60,7 @@ export async function startSink(config: Config, log: Logger, metrics = new LiveM
     await service.store.close();
     throw error;
   }
-  const lag = new PartitionLag(kafka);
+  const lag = new PartitionLag(kafka, families.names);
   // Lag is an aid, not a duty: a broker that refuses the admin calls must not stop the sink.
   await lag.start().then(() => lag.refresh()).catch((error: Error) => log.warn({ err: error.message }, 'partition lag unavailable'));
   metrics.add(() => lag.render());

@@ -1,8 +1,18 @@
 // The narrow pipe between sources and sinks. Two implementations (memory, kafka) pass one contract suite.
+import type { TableLayout } from '../../schemas/columns.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 
-/** Event families: one Kafka topic (`perfpipe.<family>`) and one set of ClickHouse tables each. */
-export type Family = 'tj' | 'pg' | 'atop' | 'apdex' | 'pg_activity';
+/** A data family's name (ingest/families/registry.ts): one Kafka topic (`perfpipe.<family>`) and its own tables each. */
+export type Family = string;
+
+/**
+ * What a bus knows of the data families, handed to it by whoever assembles it (the registry, ingest/families/): their
+ * names, a Kafka topic each, and their tables' layouts, by which the Kafka bus cuts a table's rows into messages.
+ */
+export interface FamilyCatalog {
+  readonly names: readonly Family[];
+  layout(id: string): TableLayout | undefined;
+}
 
 /**
  * One table's rows of a segment, encoded once where they were parsed: RowBinary in the table's layout

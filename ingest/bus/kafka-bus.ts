@@ -2,7 +2,7 @@
 // in one consumer group. publish resolves once the broker acked (acks=all); offsets move after the handler.
 import type { Admin, Consumer, Producer } from 'kafkajs';
 import { CompressionTypes, Partitioners, type Kafka } from './kafkajs.js';
-import type { Bus, Segment, SegmentHandler } from './bus.js';
+import type { Bus, FamilyCatalog, Segment, SegmentHandler } from './bus.js';
 import { BusError } from './bus-error.js';
 import { KafkaBusConfigSchema, type KafkaBusConfig, type KafkaBusConfigInput } from './kafka-config.js';
 import { createKafkaClient, type KafkaLogSink } from './kafka-client.js';
@@ -14,6 +14,8 @@ import { SendQueue, messageBytes } from './send-queue.js';
 import { backoffMs } from '../retry/backoff.js';
 
 export interface KafkaBusContext {
+  /** The families (ingest/families/registry.ts `FAMILIES`): a topic each, and their tables' layouts. */
+  families: FamilyCatalog;
   /** Receives kafkajs and bus log lines (secrets removed); without it they are dropped. */
   onLog?: KafkaLogSink;
   /** Where SASL credentials are read from; default `process.env`. */
@@ -31,9 +33,9 @@ export interface KafkaBus extends Bus {
 
 type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
 
-export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusContext = {}): KafkaBus {
+export function createKafkaBus(input: KafkaBusConfigInput, ctx: KafkaBusContext): KafkaBus {
   const config = KafkaBusConfigSchema.parse(input);
-  const topics = topicNames(config.topic_prefix);
+  const topics = topicNames(config.topic_prefix, ctx.families.names);
   let state: State = 'new';
   let kafka: Kafka | undefined;
   let admin: Admin | undefined;
@@ -52,7 +54,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
     kafka = createKafkaClient(config, { ...(ctx.onLog ? { onLog: ctx.onLog } : {}), ...(ctx.env ? { env: ctx.env } : {}) });
     admin = kafka.admin();
     await admin.connect();
-    await ensureTopics(admin, config);
+    await ensureTopics(admin, config, ctx.families.names);
     producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -82,7 +84,7 @@ export function createKafkaBus(input: KafkaBusConfigInput = {}, ctx: KafkaBusCon
       throw new BusError(message, { permanent: true, context: { segment: segment.id } });
     }
     const topic = familyTopic(config.topic_prefix, segment.family);
-    const encoded = encodeSegment(segment);
+    const encoded = encodeSegment(segment, { layouts: ctx.families });
     let messages = encoded;
     if (config.compression === 'lz4') {
       // Frames are made in parallel, but handed to the queue in the order of the publishes: a file's segments

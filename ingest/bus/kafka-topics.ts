@@ -5,23 +5,27 @@ import { BusError } from './bus-error.js';
 import type { KafkaBusConfig } from './kafka-config.js';
 import { sleep } from '../retry/sleep.js';
 
-export const FAMILIES: readonly Family[] = ['tj', 'pg', 'atop', 'apdex', 'pg_activity'];
-
 export function familyTopic(prefix: string, family: Family): string {
   return `${prefix}${family}`;
 }
 
-export function topicNames(prefix: string) {
+/** Where dead letters go, whatever their family. */
+export function dlqTopic(prefix: string): string {
+  return `${prefix}dlq`;
+}
+
+/** The topics of a bus: one per family (`families`, the registry's names), the dead letters and the alerts. */
+export function topicNames(prefix: string, families: readonly Family[]) {
   return {
-    families: FAMILIES.map((family) => familyTopic(prefix, family)),
-    dlq: `${prefix}dlq`,
+    families: families.map((family) => familyTopic(prefix, family)),
+    dlq: dlqTopic(prefix),
     alerts: `${prefix}alerts`,
   };
 }
 
 /** Creates the missing topics; returns the names it created. */
-export async function ensureTopics(admin: Admin, config: KafkaBusConfig): Promise<string[]> {
-  const names = topicNames(config.topic_prefix);
+export async function ensureTopics(admin: Admin, config: KafkaBusConfig, families: readonly Family[]): Promise<string[]> {
+  const names = topicNames(config.topic_prefix, families);
   const wanted = [...names.families, names.dlq, names.alerts];
   const existing = new Set(await admin.listTopics());
   const missing = wanted.filter((topic) => !existing.has(topic));

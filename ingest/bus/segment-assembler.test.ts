@@ -5,7 +5,7 @@ import { PartitionAssembler, type AssemblyOutput } from './segment-assembler.js'
 import { encodeSegment, type IncomingMessage } from './segment-codec.js';
 import { makeSegment } from '../../test/support/bus-contract.js';
 import type { Segment } from './bus.js';
-import { rowsOfRecords } from '../rows/families.js';
+import { FAMILIES, rowsOfRecords } from '../families/registry.js';
 import { legacyMessages, rowsOf, tjEvent } from '../../test/support/segments.js';
 
 /**
@@ -13,7 +13,7 @@ import { legacyMessages, rowsOf, tjEvent } from '../../test/support/segments.js'
  * message by default (`messageBytes: 1`) so that segments span many messages, as large ones do.
  */
 function asRead(segments: Segment[], first = 0, messageBytes = 1): IncomingMessage[] {
-  return segments.flatMap((s) => encodeSegment(s, { messageBytes })).map((m, i) => ({
+  return segments.flatMap((s) => encodeSegment(s, { messageBytes, layouts: FAMILIES })).map((m, i) => ({
     offset: String(first + i),
     key: Buffer.from(m.key),
     value: Buffer.from(m.value),
@@ -99,7 +99,7 @@ test('a row too large for one Kafka message travels as an ingest error that name
   const big = tjEvent('/f.log', 'k', 1234, 'SDBL', [['Sdbl', 'x'.repeat(2_000_000)]], 'h');
   const small = tjEvent('/f.log', 'k', 10, 'CALL', [['Usr', 'a']], 'h');
   const { tables, records } = makeRows([small, big]);
-  const messages = encodeSegment({ ...segment, tables, records });
+  const messages = encodeSegment({ ...segment, tables, records }, { layouts: FAMILIES });
   t.deepEqual(messages.map((m) => m.headers.record), ['rows', 'errors']);
   t.is(messages[0]?.headers.rows, '1');
   const error = JSON.parse(messages[1]?.value.toString() ?? '{}') as { kind: string; offset: number; reason: string; excerpt: string };

@@ -2,6 +2,7 @@
 // and a damaged or mislabelled frame refused with a reason instead of reaching ClickHouse as rows.
 import test from 'ava';
 import { compressRows, decodeMessage, encodeSegment, LZ4_SCHEMA_VERSION, SCHEMA_VERSION, type IncomingMessage, type OutgoingMessage } from './segment-codec.js';
+import { FAMILIES } from '../families/registry.js';
 import { PartitionAssembler } from './segment-assembler.js';
 import { makeSegment } from '../../test/support/bus-contract.js';
 
@@ -14,7 +15,7 @@ function asRead(messages: OutgoingMessage[]): IncomingMessage[] {
 
 test('a segment sent as LZ4 frames comes back equal, its rows messages smaller than the rows', async (t) => {
   const segment = makeSegment('packed', 0, 400, 2);
-  const plain = encodeSegment(segment);
+  const plain = encodeSegment(segment, { layouts: FAMILIES });
   const packed = await compressRows(plain);
   const rows = packed.filter((m) => m.headers.record === 'rows');
   t.true(rows.length > 0);
@@ -29,7 +30,7 @@ test('a segment sent as LZ4 frames comes back equal, its rows messages smaller t
 });
 
 test('a rows message whose value is not an LZ4 frame is refused with the reason', async (t) => {
-  const [message] = asRead(await compressRows(encodeSegment(makeSegment('broken', 0, 3))));
+  const [message] = asRead(await compressRows(encodeSegment(makeSegment('broken', 0, 3), { layouts: FAMILIES })));
   message!.value = Buffer.from('not a frame at all');
   const decoded = decodeMessage(message!);
   t.false(decoded.ok);
@@ -37,7 +38,7 @@ test('a rows message whose value is not an LZ4 frame is refused with the reason'
 });
 
 test('schema 5 without the lz4 codec, or lz4 under schema 4, is refused rather than guessed', async (t) => {
-  const [message] = asRead(await compressRows(encodeSegment(makeSegment('labels', 0, 3))));
+  const [message] = asRead(await compressRows(encodeSegment(makeSegment('labels', 0, 3), { layouts: FAMILIES })));
   const withHeaders = (h: Record<string, string | undefined>): IncomingMessage => ({
     ...message!, headers: Object.fromEntries(Object.entries({ ...message!.headers, ...h }).filter(([, v]) => v !== undefined)) as IncomingMessage['headers'],
   });

@@ -7,6 +7,14 @@ const outgoing = (topic: string, n: number, bytes = 10): Outgoing => ({
   topic, bytes, messages: Array.from({ length: n }, (_, i) => ({ key: topic, value: `${topic}-${i}` })),
 });
 
+/** Resolves once `ok` holds, looking after each turn of the event loop (the queue has no I/O of its own). */
+async function until(ok: () => boolean, turns = 1000): Promise<void> {
+  for (let i = 0; !ok(); i++) {
+    if (i >= turns) throw new Error(`not reached in ${turns} turns of the event loop`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 function stubSend() {
   const sends: TopicMessages[][] = [];
   let active = 0;
@@ -82,13 +90,15 @@ test('beyond max_in_flight, submitters wait until an earlier send was acked', as
   stub.hold();
   let settled = 0;
   const all = [1, 2, 3].map((i) => queue.submit(outgoing(`t${i}`, 1)).then(() => void (settled += 1)));
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => stub.sends.length === 1);
+  await new Promise((r) => setImmediate(r)); // the queue's next turn: what it would send or settle now, it has
   t.is(settled, 0);
   t.deepEqual(stub.sends.flat().map((tm) => tm.topic), ['t1']);
   // Ack t1 but hold the next send: t2 goes alone, since t3 had no slot to queue in while t1 was out.
   stub.open();
   stub.hold();
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => stub.sends.length === 2);
+  await new Promise((r) => setImmediate(r));
   t.is(settled, 1);
   t.deepEqual(stub.sends.map((s) => s.map((tm) => tm.topic)), [['t1'], ['t2']]);
   stub.open();

@@ -5,14 +5,14 @@ import { hostname } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { SourceConfigSchema } from '../families/registry.js';
+import { FAMILIES } from '../families/registry.js';
+import type { Families } from '../families/family-registry.js';
 import { KafkaBusConfigSchema } from '../bus/kafka-config.js';
 import { MemoryBusConfigSchema } from '../bus/memory-bus.js';
 import { ConfigError } from '../errors/errors.js';
 import { describeIssues } from '../errors/config-issues.js';
 import { AlertConfigSchema } from '../alert/config.js';
 import { ApdexConfigSchema } from '../apdex/config.js';
-import { RetentionConfigSchema } from '../store/retention.js';
 
 const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host:port, e.g. "127.0.0.1:9650"' });
 
@@ -72,32 +72,40 @@ export const PipelineConfigSchema = z.strictObject({
   rotate_wait_ms: z.number().int().nonnegative({ error: (i) => `${String(i.input)} is negative; expected milliseconds, e.g. 5000` }).default(5000),
 });
 
-export const ConfigSchema = z.strictObject({
-  /** Host name stamped on every record. Default: this machine's hostname. */
-  host: z.string().min(1).default(() => hostname()),
-  /** Data directory: embedded ClickHouse (`clickhouse/`), checkpoints, daemon state. Default `./perfpipe-data`. */
-  data: z.string().min(1).default('perfpipe-data'),
-  /** A ClickHouse server URL (`http://host:8123/db`); unset = the embedded engine in `data`. Credentials: PERFPIPE_CLICKHOUSE_USER / PERFPIPE_CLICKHOUSE_PASSWORD. */
-  clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' })
-    .refine(hasNoCredentials, { error: 'holds a user or password; put them in PERFPIPE_CLICKHOUSE_USER and PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
-    .nullable().default(null),
-  /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
-  listen: Listen.default('127.0.0.1:9650'),
-  /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
-  sources: z.array(SourceConfigSchema).default([]),
-  /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
-  bus: z.discriminatedUnion('type', [
-    MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
-    KafkaBusConfigSchema.extend({ type: z.literal('kafka') }),
-  ]).default({ type: 'memory', max_in_flight: 4 }),
-  /** Alerts on lock timeouts, deadlocks and lock errors, evaluated on the event stream by `run` and `sink` (ingest/alert/config.ts). */
-  alerts: AlertConfigSchema.prefault({}),
-  /** Key operations for `report apdex --config`: TJ CALL rules and overrides of the export's settings (ingest/apdex/config.ts). Default none. */
-  apdex: ApdexConfigSchema.prefault({}),
-  pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
-  /** Days each table family keeps its rows, applied as table TTLs at start-up (ingest/store/retention.ts). */
-  retention: RetentionConfigSchema.prefault({}),
-}).superRefine(checkPaths);
+/**
+ * The configuration of a perfpipe built with `families`: the `sources[]` types and the `retention:` keys are theirs
+ * (ingest/families/registry.ts).
+ */
+export function configSchema(families: Families) {
+  return z.strictObject({
+    /** Host name stamped on every record. Default: this machine's hostname. */
+    host: z.string().min(1).default(() => hostname()),
+    /** Data directory: embedded ClickHouse (`clickhouse/`), checkpoints, daemon state. Default `./perfpipe-data`. */
+    data: z.string().min(1).default('perfpipe-data'),
+    /** A ClickHouse server URL (`http://host:8123/db`); unset = the embedded engine in `data`. Credentials: PERFPIPE_CLICKHOUSE_USER / PERFPIPE_CLICKHOUSE_PASSWORD. */
+    clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' })
+      .refine(hasNoCredentials, { error: 'holds a user or password; put them in PERFPIPE_CLICKHOUSE_USER and PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
+      .nullable().default(null),
+    /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
+    listen: Listen.default('127.0.0.1:9650'),
+    /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
+    sources: z.array(families.sourceSchema as typeof FAMILIES.sourceSchema).default([]),
+    /** `memory`: the embedded default, in-process. `kafka`: what `agent` and `sink` need; `run` then runs both in one process. Default memory. */
+    bus: z.discriminatedUnion('type', [
+      MemoryBusConfigSchema.extend({ type: z.literal('memory') }),
+      KafkaBusConfigSchema.extend({ type: z.literal('kafka') }),
+    ]).default({ type: 'memory', max_in_flight: 4 }),
+    /** Alerts on lock timeouts, deadlocks and lock errors, evaluated on the event stream by `run` and `sink` (ingest/alert/config.ts). */
+    alerts: AlertConfigSchema.prefault({}),
+    /** Key operations for `report apdex --config`: TJ CALL rules and overrides of the export's settings (ingest/apdex/config.ts). Default none. */
+    apdex: ApdexConfigSchema.prefault({}),
+    pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
+    /** Days each table family keeps its rows, applied as table TTLs at start-up (ingest/store/retention.ts). */
+    retention: families.retentionSchema.prefault({}),
+  }).superRefine((c, ctx) => checkPaths(c, ctx, families));
+}
+
+export const ConfigSchema = configSchema(FAMILIES);
 export type Config = z.infer<typeof ConfigSchema>;
 
 function hasNoCredentials(url: string): boolean {
@@ -110,13 +118,13 @@ function hasNoCredentials(url: string): boolean {
  * Paths are handed to the file system and printed in log lines: a NUL or a line break in one is a mistake
  * (or an attempt to forge a log line). A source inside the data directory would read perfpipe's own files.
  */
-function checkPaths(c: { data: string; sources: Array<{ type: string; location: string }> }, ctx: z.core.$RefinementCtx): void {
+function checkPaths(c: { data: string; sources: Array<{ type: string; location: string }> }, ctx: z.core.$RefinementCtx, families: Families): void {
   const bad = /[\0\r\n]/;
   const expected = 'holds a NUL byte or a line break; expected a file system path';
   if (bad.test(c.data)) ctx.addIssue({ code: 'custom', path: ['data'], message: expected });
   const data = resolve(c.data);
   c.sources.forEach((s, i) => {
-    if (s.type === 'pg_activity') return; // a server's URL, not a path
+    if (families.kind(s.type)?.kind.locationIsPath === false) return; // a server's URL, not a path
     if (bad.test(s.location)) { ctx.addIssue({ code: 'custom', path: ['sources', i, 'location'], message: expected }); return; }
     const loc = resolve(s.location);
     if (loc === data || loc.startsWith(`${data}${sep}`)) {
@@ -126,8 +134,13 @@ function checkPaths(c: { data: string; sources: Array<{ type: string; location: 
 }
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
-export function parseConfig(input: unknown, origin = 'config'): Config {
-  const r = ConfigSchema.safeParse(input ?? {});
+/**
+ * `families` other than the built-in ones (a test's, docs/adding-a-family.md §6) add source types and retention keys;
+ * the result is typed as the built-in config, and the entries of the added types reach code only through their family.
+ */
+export function parseConfig(input: unknown, origin = 'config', families: Families = FAMILIES): Config {
+  const schema = families === FAMILIES ? ConfigSchema : configSchema(families);
+  const r = schema.safeParse(input ?? {}) as z.ZodSafeParseResult<Config>;
   if (!r.success) throw new ConfigError(`${origin} is not valid:\n  ${describeIssues(r.error, input).join('\n  ')}`);
   return r.data;
 }

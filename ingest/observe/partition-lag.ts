@@ -11,7 +11,8 @@ export class PartitionLag {
   #timer: NodeJS.Timeout | undefined;
   #lag = new Map<string, { topic: string; partition: number; lag: number }>();
 
-  constructor(private readonly config: KafkaBusConfig, private readonly everyMs = 5000) {}
+  /** `families`: the names of the families whose topics the group reads (the registry's). */
+  constructor(private readonly config: KafkaBusConfig, private readonly families: readonly string[], private readonly everyMs = 5000) {}
 
   async start(): Promise<void> {
     this.#admin = createKafkaClient(this.config, {}).admin();
@@ -24,7 +25,7 @@ export class PartitionLag {
   async refresh(): Promise<void> {
     const admin = this.#admin;
     if (!admin) return;
-    const topics = topicNames(this.config.topic_prefix).families;
+    const topics = topicNames(this.config.topic_prefix, this.families).families;
     const committed = await admin.fetchOffsets({ groupId: this.config.group_id, topics });
     const next = new Map<string, { topic: string; partition: number; lag: number }>();
     for (const { topic, partitions } of committed) {

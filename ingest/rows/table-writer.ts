@@ -2,6 +2,7 @@
 import type { TableRows } from '../bus/bus.js';
 import type { TableLayout } from '../../schemas/columns.js';
 import { RowBinaryWriter } from '../../schemas/row-binary.js';
+import type { RowBuilder } from './row-builder.js';
 
 export class TableWriter<L extends TableLayout> {
   readonly w: RowBinaryWriter;
@@ -38,4 +39,26 @@ export function takeAll(writers: ReadonlyArray<TableWriter<TableLayout>>): Table
     if (t !== null) out.push(t);
   }
   return out;
+}
+
+/**
+ * The row builder of a family whose every record becomes its rows at once (`write` fills `writers`); families that
+ * need a whole segment's records first (atop's samples, an APDEX export) hold them to `take` instead.
+ */
+export function rowsAsRecordsCome<R>(writers: ReadonlyArray<TableWriter<TableLayout>>, write: (record: R) => void): RowBuilder {
+  let records = 0;
+  return {
+    add(list) {
+      for (const r of list as readonly R[]) write(r);
+      records += list.length;
+    },
+    take() {
+      const n = records;
+      records = 0;
+      return { records: n, tables: takeAll(writers) };
+    },
+    recycle(tables) {
+      for (const t of tables) for (const w of writers) w.recycle(t);
+    },
+  };
 }

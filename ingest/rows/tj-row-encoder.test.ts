@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createTjParser, hourFromFileName, type TjFileContext } from '../../parsers/tj/index.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { createTjRowParser } from './tj-row-encoder.js';
-import { createTjRowBuilder } from './tj-rows.js';
+import { createTjRowBuilder } from '../source/tj/tj-rows.js';
 import { corpusDir, missingCorpus, testIf } from '../../test/support/prerequisites.js';
 
 interface Result { body: Buffer; records: number; errors: IngestError[] }

@@ -5,7 +5,7 @@ import { openTempStore, type TempStore } from '../../test/support/temp-store.js'
 import { createClickHouseSink } from './clickhouse-sink.js';
 import { createTjParser } from '../../parsers/tj/index.js';
 import type { Segment } from '../bus/bus.js';
-import { rowsOfRecords } from '../rows/families.js';
+import { FAMILIES, rowsOfRecords } from '../families/registry.js';
 
 let store: TempStore;
 const failures: string[] = [];
@@ -31,7 +31,7 @@ async function count(sql: string): Promise<number> {
 }
 
 test.serial('a segment written twice is stored once, values intact', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed(table, e) { failures.push(`${table}: ${e.message}`); } } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed(table, e) { failures.push(`${table}: ${e.message}`); } } });
   const segment = tjSegment(0);
   await sink.write(segment);
   await sink.write(segment);
@@ -45,7 +45,7 @@ test.serial('a segment written twice is stored once, values intact', async (t) =
 });
 
 test.serial('rows ClickHouse refuses become one ingest error naming the table, and the write resolves', async (t) => {
-  const sink = createClickHouseSink({ store, events: { inserted() {}, insertFailed() {} } });
+  const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   // Checked only when they come from the bus: an in-process segment with its rows cut short reaches the engine.
   const whole = tjSegment(1000);
   const table = whole.tables[0]!;

@@ -3,10 +3,9 @@
 // (docs/write-path.md). The rows arrive encoded where they were parsed and go to the store as they are.
 // Transient failures are retried with backoff until the sink stops; an insert ClickHouse rejects for good
 // becomes an ingest_errors row and the pipeline goes on.
-import type { Segment } from '../bus/bus.js';
+import type { FamilyCatalog, Segment } from '../bus/bus.js';
 import type { Store } from '../store/clickhouse.js';
 import { EXCERPT_LIMIT, INGEST_ERRORS, type IngestError } from '../../schemas/ingest-error.js';
-import { layoutById } from '../../schemas/layouts.js';
 import { RowBinaryReader } from '../../schemas/row-binary.js';
 import type { TableLayout } from '../../schemas/columns.js';
 import { isPermanentInsertError } from './insert-errors.js';
@@ -22,6 +21,8 @@ export interface SinkEvents {
 
 export interface ClickHouseSinkOptions {
   store: Pick<Store, 'insertFormatted'>;
+  /** The tables rows may come in (the registry's layouts, ingest/families/registry.ts). */
+  layouts: Pick<FamilyCatalog, 'layout'>;
   events: SinkEvents;
   signal?: AbortSignal;
   /** Attempts before a transient failure is given up for this call (the source retries again). */
@@ -72,7 +73,7 @@ export function createClickHouseSink(o: ClickHouseSinkOptions) {
     async write(segment: Segment): Promise<void> {
       for (const t of segment.tables) {
         if (t.rows === 0) continue;
-        const layout = layoutById(t.layout);
+        const layout = o.layouts.layout(t.layout);
         if (layout === undefined) throw new Error(`segment ${segment.id}: ${t.table} rows in a layout this perfpipe does not know (${t.layout})`);
         try {
           await insert(layout, t.rows, t.body, `${segment.id}|${t.table}`);

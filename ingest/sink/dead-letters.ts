@@ -5,7 +5,7 @@ import { Partitioners } from '../bus/kafkajs.js';
 import type { Segment } from '../bus/bus.js';
 import { createKafkaClient, type KafkaLogSink } from '../bus/kafka-client.js';
 import type { KafkaBusConfig } from '../bus/kafka-config.js';
-import { topicNames } from '../bus/kafka-topics.js';
+import { dlqTopic } from '../bus/kafka-topics.js';
 import type { InvalidRecord } from './segment-validation.js';
 
 export interface DeadLetters {
@@ -21,7 +21,7 @@ export interface DeadLetters {
  * Readers of the DLQ key on the `segment` and `index` headers.
  */
 export function createDeadLetters(config: KafkaBusConfig, onLog?: KafkaLogSink): DeadLetters {
-  const topic = topicNames(config.topic_prefix).dlq;
+  const topic = dlqTopic(config.topic_prefix);
   let producer: Producer | undefined;
   return {
     async start() {

@@ -23,3 +23,13 @@ export function isPermanentInsertError(error: unknown): boolean {
   const code = (error as { code?: string | number })?.code;
   return code !== undefined && PERMANENT_CODES.has(String(code));
 }
+
+/**
+ * Whether a failed write failed for want of disk space: ClickHouse's NOT_ENOUGH_SPACE (243, `Cannot reserve 9.08 MiB,
+ * not enough space`) or the system's ENOSPC (the embedded engine's spooled inserts, the checkpoint journal). Retried
+ * like any transient failure; said once while it lasts (daemon/assembly/store-disk.ts).
+ */
+export function isDiskFull(error: unknown): boolean {
+  const e = error as { code?: string | number; message?: string } | null;
+  return String(e?.code) === '243' || e?.code === 'ENOSPC' || /not enough space|no space left on device|ENOSPC/i.test(e?.message ?? '');
+}

@@ -5,19 +5,20 @@
 // here. One bad table or event costs that table or event (an ingest_errors row and a dead letter), never the
 // segment or the pipeline.
 import type { z } from 'zod';
-import type { Family, Segment, TableRows } from '../bus/bus.js';
-import { TjEventSchema } from '../../schemas/tj-event.js';
-import { PgStreamEventSchema } from '../../schemas/pg-stream-event.js';
-import { ApdexRecordSchema } from '../../schemas/apdex-measurement.js';
-import { AtopRecordSchema } from '../../schemas/atop-record.js';
-import { PgActivitySampleSchema } from '../../schemas/pg-activity-sample.js';
+import type { Segment, TableRows } from '../bus/bus.js';
+import type { TableLayout } from '../../schemas/columns.js';
 import { boundedExcerpt, type IngestError } from '../../schemas/ingest-error.js';
-import { layoutById } from '../../schemas/layouts.js';
 import { RowBinaryError, RowBinaryReader } from '../../schemas/row-binary.js';
-import { rowsOfRecords } from '../rows/families.js';
+import { buildRows, type RowBuilder } from '../rows/row-builder.js';
 
-/** Event schemas of messages from agents older than row encoding (Kafka schemas 2–3). */
-const EVENT_SCHEMAS: Record<Family, z.ZodType> = { tj: TjEventSchema, pg: PgStreamEventSchema, apdex: ApdexRecordSchema, atop: AtopRecordSchema, pg_activity: PgActivitySampleSchema };
+/**
+ * What a sink knows of the data families (the registry, ingest/families/registry.ts): the layouts of their tables,
+ * and for messages of agents older than row encoding (Kafka schemas 2–3) each family's event schema and row builder.
+ */
+export interface SegmentCatalog {
+  layout(id: string): TableLayout | undefined;
+  family(name: string): { events: z.ZodType; rows(): RowBuilder } | undefined;
+}
 
 /** A table's rows or an old agent's event that failed its check; `value` is what the dead letter carries. */
 export interface InvalidRecord {
@@ -36,8 +37,8 @@ export interface ValidatedSegment {
 }
 
 /** Why a table's bytes are not what their header says, or null when they are. */
-export function checkTableRows(t: TableRows): string | null {
-  const layout = layoutById(t.layout);
+export function checkTableRows(t: TableRows, catalog: Pick<SegmentCatalog, 'layout'>): string | null {
+  const layout = catalog.layout(t.layout);
   if (layout === undefined || layout.table !== t.table) {
     return `${t.table} rows come in layout ${t.layout}, which this perfpipe does not know (an agent of another version?)`;
   }
@@ -53,11 +54,20 @@ export function checkTableRows(t: TableRows): string | null {
 }
 
 /** Deterministic: the same segment gives the same rows, so a replay carries the same dedup tokens. */
-export function validateSegment(segment: Segment): ValidatedSegment {
+export function validateSegment(segment: Segment, catalog: SegmentCatalog): ValidatedSegment {
   const invalid: InvalidRecord[] = [];
   const tables: TableRows[] = [];
-  segment.tables.forEach((t, index) => {
-    const reason = checkTableRows(t);
+  const family = catalog.family(segment.family);
+  if (family === undefined) {
+    // A family only a newer agent knows: its rows would land in tables this version may not have.
+    invalid.push({
+      kind: 'unmappable_segment', index: -1, offset: segment.start, value: { family: segment.family, tables: segment.tables.map((t) => t.table) },
+      reason: `segment ${segment.id} is of family ${JSON.stringify(segment.family)}, which this perfpipe does not know (an agent of another version?)`,
+    });
+  }
+  // The tables of an unknown family are left out as a whole: the error above covers them.
+  (family === undefined ? [] : segment.tables).forEach((t, index) => {
+    const reason = checkTableRows(t, catalog);
     if (reason === null) { tables.push(t); return; }
     invalid.push({
       kind: 'invalid_rows', index, offset: segment.start, reason: `segment ${segment.id}: ${reason}`,
@@ -65,8 +75,8 @@ export function validateSegment(segment: Segment): ValidatedSegment {
     });
   });
   let records = segment.records;
-  if (segment.legacy !== undefined) {
-    const schema = EVENT_SCHEMAS[segment.family];
+  if (segment.legacy !== undefined && family !== undefined) {
+    const schema = family.events;
     const events: unknown[] = [];
     segment.legacy.forEach((event, index) => {
       const parsed = schema.safeParse(event);
@@ -74,7 +84,7 @@ export function validateSegment(segment: Segment): ValidatedSegment {
       else invalid.push({ kind: 'invalid_event', index, value: event, offset: offsetOf(event) ?? segment.start, reason: `event ${index} of segment ${segment.id} does not match the ${segment.family} event schema: ${describe(parsed.error)}` });
     });
     try {
-      const rows = rowsOfRecords(segment.family, events);
+      const rows = buildRows(family.rows, events);
       tables.push(...rows.tables);
       records = rows.records;
     } catch (error) {

@@ -5,13 +5,15 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  appendFileSync, chmodSync, chownSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync,
+  appendFileSync, chmodSync, chownSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { PipelineConfigSchema } from '../config/config.js';
 import type { Segment } from '../bus/bus.js';
-import { collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace } from '../../test/support/torture-support.js';
+import {
+  bytesReadOf, collector, eventIds, recorder, sleep, tjLine, tjLines, tjSource, until, usr, workspace,
+} from '../../test/support/torture-support.js';
 import { missingTmpfsMount, testIf } from '../../test/support/prerequisites.js';
 
 const defaults = PipelineConfigSchema.parse({});
@@ -96,7 +98,8 @@ test('binary garbage without line feeds is cut at max_line_bytes; reading resume
   await s.start();
   t.teardown(() => s.stop());
   await until('the valid events before the garbage', () => c.events().length === 3);
-  await sleep(300);
+  await until('the garbage read to its end', () => bytesReadOf(r, f) >= a.length + garbage.length);
+  await s.scanned();
   t.deepEqual(c.errors(), [], 'the garbage is not judged before its end is known');
   appendFileSync(f, `\n${tjLines('b', 3, 10)}`);
   await until('the events after it', () => c.events().length === 6);
@@ -122,7 +125,8 @@ test('a file that ends inside an oversized record is finished once superseded: t
   await s.start();
   t.teardown(() => s.stop());
   await until('the valid events', () => c.events().length === 3);
-  await sleep(300);
+  await until('the file read to its end', () => bytesReadOf(r, f) >= a.length + lines.length);
+  await s.scanned();
   t.deepEqual(c.errors(), [], 'while the file may grow, the record is not judged');
   writeFileSync(join(dir, '26113015.log'), tjLines('b', 2));
   await until('hour 14 to be finished', () => r.calls.some((x) => x.name === 'fileFinished' && x.args[0] === f));
@@ -183,7 +187,7 @@ test.serial('thousands of files in one location, followed: all read, never more 
   t.teardown(() => s.stop());
   await until(`${files * 2} events`, () => c.events().length >= files * 2, 120_000);
   clearInterval(sampler);
-  await sleep(300);
+  await s.scanned(2, 60_000);
   t.is(c.events().length, files * 2);
   t.is(new Set(eventIds(c)).size, files * 2);
   t.true(r.count('openFilesLimited') > 0, 'the limit was reached and reported');
@@ -223,7 +227,7 @@ test('a file without read permission is reported once; the other files go on, an
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'test', 'support', 'torture-unprivileged-reader.ts'),
     JSON.stringify({ loc: ws.loc, cp: ws.cp, ...(isRoot ? { uid: nobody } : {}) })], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => { child.kill('SIGKILL'); });
-  const lines: Array<{ users?: string[]; failed?: string; code?: string }> = [];
+  const lines: Array<{ users?: string[]; failed?: string; code?: string; scan?: number }> = [];
   let rest = '';
   child.stdout.on('data', (d: Buffer) => {
     rest += d.toString();
@@ -232,8 +236,10 @@ test('a file without read permission is reported once; the other files go on, an
     for (const p of parts) lines.push(JSON.parse(p) as (typeof lines)[number]);
   });
   const users = (): string[] => lines.flatMap((l) => l.users ?? []).sort();
+  const scans = (): number => Math.max(0, ...lines.map((l) => l.scan ?? 0));
   await until('the permitted files', () => users().length === 4, 30_000);
-  await sleep(500); // several scans
+  const at = scans();
+  await until('three scans more, each trying the denied file again', () => scans() >= at + 4, 30_000);
   t.deepEqual(users(), ['a0', 'a1', 'c0', 'c1']);
   t.deepEqual(lines.filter((l) => l.failed).map((l) => [l.failed, l.code]), [[denied, 'EACCES']], 'reported once, not on every scan');
   chmodSync(denied, 0o644);
@@ -281,29 +287,32 @@ testIf(missingTmpfsMount())('a full disk under the checkpoint store pauses readi
   // The journal's last page may still have room: write on until an intent does not fit.
   let n = 20;
   while (r.count('checkpointFailed') === 0) {
-    t.true(n < 5000, 'the full disk was never noticed');
+    if (n >= 5000) throw new Error(`the full disk was never noticed: ${n} lines written, every intent fitted`);
     appendFileSync(f, tjLines('b', 5, n));
     n += 5;
     await sleep(30);
   }
-  await sleep(300);
+  await s.scanned(); // what had its intent on disk is out
   const published = c.events().length;
-  await sleep(500);
+  await s.scanned(3); // three reads more of the file, each finding no room for an intent
   t.is(c.events().length, published, 'nothing is published without its intent on disk');
   t.true(published < n, 'some lines wait');
   appendFileSync(f, tjLines('c', 10, n));
   rmSync(filler);
   await until(`${n + 10} events`, () => c.events().length >= n + 10);
-  await sleep(300);
+  await s.scanned();
   await s.stop();
   t.deepEqual(c.users(), sorted([...range('a', 20), ...range('b', n - 20, 20), ...range('c', 10, n)]));
   t.is(new Set(eventIds(c)).size, n + 10);
   const journal = readFileSync(join(cp, 'snapshot.json'), 'utf8');
   t.notThrows(() => JSON.parse(journal), 'the snapshot is whole');
   const again = collector();
-  const s2 = tjSource({ ...ws, cp }, again.publish);
+  const r2 = recorder();
+  const s2 = tjSource({ ...ws, cp }, again.publish, { events: r2.events });
   await s2.start();
-  await sleep(500);
+  await until('the file opened again', () => r2.count('fileAdded') === 1);
+  await s2.scanned();
   await s2.stop();
+  t.is(r2.calls.find((x) => x.name === 'fileAdded')?.args[2], statSync(f).size, 'opened at its end');
   t.is(again.events().length, 0, 'the offsets survived: a restart reads nothing twice');
 });

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Segment } from '../bus/bus.js';
 import { rowsOf } from '../../test/support/segments.js';
-import { createFileSource, type FileSource } from './file-source.js';
+import { createFileSource } from './file-source.js';
 import { silentSourceEvents } from './source-events.js';
 import { tjSourceParts } from './tj/tj-source.js';
+import { tjSource, until, type CountedSource } from '../../test/support/torture-support.js';
 
 const line = (sec: number, usr: string): string => `00:${String(sec).padStart(2, '0')}.000000-5,CALL,1,Usr=${usr}\n`;
 
@@ -30,21 +31,9 @@ function collector(): Collector {
   };
 }
 
-function source(loc: string, cp: string, publish: (s: Segment) => Promise<void>, mode: 'follow' | 'backfill' = 'follow'): FileSource {
-  return createFileSource({
-    source: 'tj', family: 'tj', host: 'h', checkpointDir: cp,
-    ...tjSourceParts({ location: loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h'),
-    publish, events: silentSourceEvents, mode, pollIntervalMs: 50, segmentBytes: 1 << 20,
-    maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 2,
-  });
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The torture tests' TJ source (50 ms polls, scans counted) over `loc`. */
+function source(loc: string, cp: string, publish: (s: Segment) => Promise<void>, mode: 'follow' | 'backfill' = 'follow'): CountedSource {
+  return tjSource({ root: loc, loc, cp, proc: () => loc }, publish, { mode });
 }
 
 const users = (c: Collector): string[] => c.events().map((e) => e.user as string).sort();
@@ -59,7 +48,7 @@ test('new process folders and hour files are read as they appear; a partial last
   const f1 = join(loc, 'rphost_1', '26113014.log');
   writeFileSync(f1, `\uFEFF${line(1, 'a')}${line(2, 'b')}00:03.000000-5,CALL,1,Usr=`);
   await until('two events', () => c.events().length === 2);
-  await new Promise((r) => setTimeout(r, 300));
+  await s.scanned();
   t.deepEqual(users(c), ['a', 'b'], 'the partial third line is not emitted');
   appendFileSync(f1, 'c\n');
   await until('the completed line', () => c.events().length === 3);
@@ -105,7 +94,7 @@ test('a restart goes on from the checkpoints: nothing lost, nothing read twice',
   await s2.start();
   t.teardown(() => s2.stop());
   await until('51 more events', () => second.events().length === 51);
-  await new Promise((r) => setTimeout(r, 300));
+  await s2.scanned();
   const all = [...first.events(), ...second.events()].map((e) => `${e.file_key}@${e.file_offset}`);
   t.is(all.length, 151);
   t.is(new Set(all).size, 151);

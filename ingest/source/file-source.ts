@@ -13,7 +13,6 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { IncrementalParser } from '../../parsers/parser.js';
 import type { Family, Segment } from '../bus/bus.js';
 import type { RowBuilder } from '../rows/row-builder.js';
-import { ROW_BUILDERS } from '../rows/families.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { identifyFile, type FileIdentity } from './fingerprint.js';
 import type { FileHandle } from 'node:fs/promises';
@@ -22,6 +21,7 @@ import type { SourceEvents } from './source-events.js';
 import type { ReadAhead } from './read-ahead.js';
 import { anyLine, UNLIMITED, type RecordLimits, type RecordStartTest } from './record-limits.js';
 import { sleep, waitAtMost } from '../retry/sleep.js';
+import { runSource, type Source } from './source.js';
 
 export interface FileSourceOptions {
   /** Source kind written into every record's origin (`tj`, `pg`, `atop`). */
@@ -36,8 +36,8 @@ export interface FileSourceOptions {
   watchRoots: string[];
   /** The file's parser from `offset`; one that encodes its records' rows itself writes them into `rows`. */
   createParser(path: string, identity: FileIdentity, offset: number, rows: RowBuilder): IncrementalParser<unknown>;
-  /** A file's row builder; default the family's (ingest/rows/families.ts). */
-  createRows?(): RowBuilder;
+  /** A file's row builder: the family's (its descriptor's `rows`), one per file. */
+  createRows(): RowBuilder;
   /**
    * How a file is identified; default the first-line fingerprint (fingerprint.ts). `whole` says the file is
    * finished. Null: not readable yet, asked again on the next scan. The APDEX source hashes whole exports.
@@ -73,22 +73,13 @@ export interface FileSourceOptions {
   rotateWaitMs?: number;
 }
 
-export interface FileSource {
-  start(): Promise<void>;
-  /** Backfill: resolves when every file was read to its end and acknowledged. */
-  done(): Promise<void>;
-  /** Total bytes of the files discovered so far (for progress and ETA). */
-  readonly totalBytes: number;
-  stop(): Promise<void>;
-}
-
 /** A closed file and the size it had: opened again when the size differs. */
 interface Parked {
   size: number;
   fileKey: string;
 }
 
-export function createFileSource(o: FileSourceOptions): FileSource {
+export function createFileSource(o: FileSourceOptions): Source {
   const checkpoints = CheckpointStore.open(o.checkpointDir);
   const tails = new Map<string, FileTail>(); // by dev:ino
   const parked = new Map<string, Parked>(); // by dev:ino
@@ -96,16 +87,16 @@ export function createFileSource(o: FileSourceOptions): FileSource {
   const goneSince = new Map<string, number>(); // dev:ino → monotonic time it was first found gone
   const limits = o.limits ?? UNLIMITED;
   const maxOpen = o.maxOpenFiles ?? Number.POSITIVE_INFINITY;
+  /** Aborts as a stop begins: scans end between files. */
+  const stopping = new AbortController();
+  /** Aborts once acknowledgements in flight had their moment: tails stop waiting and publishing. */
   const abort = new AbortController();
   let watcher: FSWatcher | null = null;
   let timer: NodeJS.Timeout | null = null;
   let syncTimer: NodeJS.Timeout | null = null;
   let cycle: Promise<void> | null = null;
   let again = false;
-  let stopped = false;
   let totalBytes = 0;
-  let resolveDone: () => void = () => {};
-  const donePromise = new Promise<void>((r) => { resolveDone = r; });
 
   function reportFailure(path: string, error: Error): void {
     const code = (error as NodeJS.ErrnoException).code ?? error.message;
@@ -148,7 +139,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
         host: o.host, source: o.source, family: o.family, path, handle,
         fileKey: identity.file_key, dev: st.dev, ino: st.ino, checkpoints,
         createParser: (offset, rows) => o.createParser(path, identity, offset, rows),
-        rows: (o.createRows ?? ROW_BUILDERS[o.family])(),
+        rows: o.createRows(),
         publish: o.publish, events: o.events, segmentBytes: o.segmentBytes, segmentDelayMs: o.segmentDelayMs ?? 0, recycleAcked: o.recycleAcked ?? false,
         maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
         ...(o.readAhead ? { readAhead: o.readAhead } : {}),
@@ -180,7 +171,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
     const toOpen: string[] = [];
     let bytes = 0;
     for (const path of paths) {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       let st;
       try { st = await stat(path); } catch { continue; }
       bytes += st.size;
@@ -203,7 +194,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
     }
     await openWithinLimit(toOpen, paths, seen);
     for (const [id, tail] of tails) {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       const gone = !seen.has(id);
       const now = performance.now();
       if (gone && !goneSince.has(id)) {
@@ -239,7 +230,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       .filter(([id, t]) => t.idleAtEnd && seen.get(id)?.size === t.lastSize)
       .sort(([, a], [, b]) => a.lastGrowth - b.lastGrowth);
     for (const path of toOpen) {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       if (tails.size >= maxOpen) {
         const victim = idle.shift();
         if (!victim) { waiting++; continue; }
@@ -260,7 +251,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
     const queue = [...paths];
     const done = new Set<string>();
     const worker = async (): Promise<void> => {
-      for (let path = queue.shift(); path !== undefined && !stopped; path = queue.shift()) {
+      for (let path = queue.shift(); path !== undefined && !stopping.signal.aborted; path = queue.shift()) {
         const st = await stat(path).catch(() => null);
         if (!st || done.has(`${st.dev}:${st.ino}`)) continue;
         done.add(`${st.dev}:${st.ino}`);
@@ -269,7 +260,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
         try {
           await tail.pump(true);
           // Not finished: its checkpoint could not be written (a full disk). Wait and try again.
-          while (tail.checkpointBlocked && !stopped) {
+          while (tail.checkpointBlocked && !stopping.signal.aborted) {
             await sleep(o.pollIntervalMs);
             await tail.pump(true);
           }
@@ -283,7 +274,7 @@ export function createFileSource(o: FileSourceOptions): FileSource {
   }
 
   function kick(): void {
-    if (stopped) return;
+    if (stopping.signal.aborted) return;
     if (cycle) { again = true; return; }
     cycle = scanOnce()
       .catch((error: Error) => o.events.readFailed('(scan)', error))
@@ -293,17 +284,13 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       });
   }
 
-  return {
-    get totalBytes() { return totalBytes; },
-    async start() {
+  return runSource(stopping, {
+    totalBytes: () => totalBytes,
+    begin() {
       if (o.mode === 'backfill') {
-        void scanOnce()
+        return scanOnce()
           .catch((error: Error) => o.events.readFailed('(scan)', error))
-          .finally(() => {
-            if (!stopped) syncCheckpoints();
-            resolveDone();
-          });
-        return;
+          .finally(() => { if (!stopping.signal.aborted) syncCheckpoints(); });
       }
       watcher = watch(o.watchRoots, { depth: 6, ignoreInitial: true, persistent: false, atomic: false });
       watcher.on('all', () => kick());
@@ -311,11 +298,9 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       timer = setInterval(kick, o.pollIntervalMs);
       syncTimer = setInterval(syncCheckpoints, 500);
       kick();
+      return null;
     },
-    done: () => donePromise,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
+    async end() {
       if (timer) clearInterval(timer);
       if (syncTimer) clearInterval(syncTimer);
       await watcher?.close();
@@ -329,7 +314,6 @@ export function createFileSource(o: FileSourceOptions): FileSource {
       } catch (error) {
         o.events.checkpointFailed('(checkpoints)', error as Error);
       }
-      resolveDone();
     },
-  };
+  });
 }

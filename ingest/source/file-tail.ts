@@ -32,7 +32,7 @@ export interface FileTailOptions {
   checkpoints: CheckpointStore;
   /** A parser from `offset`; a parser that encodes rows itself writes them into `rows` and returns no events. */
   createParser(offset: number, rows: RowBuilder): IncrementalParser<unknown>;
-  /** Where the records' rows are encoded as they arrive (meaning decided at the edge, ingest/rows/). */
+  /** Where the records' rows are encoded as they arrive (meaning decided at the edge: the family's <family>-rows.ts). */
   rows: RowBuilder;
   /**
    * Hand an acknowledged segment's buffers back to `rows` for later segments. Only where whoever `publish` hands

@@ -9,7 +9,7 @@ import { loadMigrations, migrate } from './migrations.js';
 let store: TempStore;
 test.before(async () => {
   store = await openTempStore('perfpipe-migrations-');
-  // Rows under every rollup with a backfill, so that a backfill run twice would show.
+  // Rows under the TJ rollups, so that a statement that adds rows when it runs again would show.
   await store.client.command({ query: `INSERT INTO tj_events (ts, ts_start, event, file_key, infobase, context_first, duration_us, regions, wait_connections)
     VALUES (now64(6), now64(6), 'CALL', 'm', 'ib', 'Модуль.Ф', 1500, [], []), (now64(6), now64(6), 'TLOCK', 'm', 'ib', 'Модуль.Ф', 2500, ['AccumRg1.DIMS'], [7])` });
 });

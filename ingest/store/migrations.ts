@@ -57,7 +57,7 @@ export async function migrate(store: { client: ClickHouseClient; kind: 'embedded
   const done = new Map((await rs.json<{ version: number; checksum: string }>()).map((r) => [Number(r.version), r.checksum]));
   const pending = migrations.filter((m) => done.get(m.version) !== m.checksum);
   if (pending.length === 0) return [];
-  // Every statement is safe to run again (IF NOT EXISTS, settings, idempotent backfills), so a batch that failed
+  // Every statement is safe to run again (IF NOT EXISTS, settings), so a batch that failed
   // half-way is simply run again statement by statement.
   const batched = store.kind === 'embedded' && await client.command({ query: pending.flatMap((m) => m.statements).join(';\n') }).then(() => true, () => false);
   if (!batched) for (const m of pending) for (const statement of m.statements) await client.command({ query: statement });

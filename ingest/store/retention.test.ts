@@ -2,7 +2,8 @@
 // it, 0 removes it, and an expired day is dropped while a recent one stays.
 import test from 'ava';
 import { openTempStore, type TempStore } from '../../test/support/temp-store.js';
-import { applyRetention, RETENTION_TABLES, RetentionConfigSchema, ttlDays } from './retention.js';
+import { applyRetention, retainedTables, ttlDays } from './retention.js';
+import { FAMILIES } from '../families/registry.js';
 import { TJ_EVENTS } from '../../schemas/tj-row.js';
 import { segmentOf, tjEvent } from '../../test/support/segments.js';
 
@@ -20,24 +21,26 @@ async function ttls(): Promise<Map<string, number>> {
 }
 
 test.serial('the defaults give every table its family\'s TTL; a second start changes nothing', async (t) => {
-  const defaults = RetentionConfigSchema.parse({});
-  const changed = await applyRetention(store, defaults);
-  t.is(changed.length, RETENTION_TABLES.length);
+  const defaults = FAMILIES.retentionSchema.parse({});
+  const changed = await applyRetention(store, defaults, FAMILIES.retentionTables);
+  t.is(changed.length, retainedTables(FAMILIES.retentionTables).length);
   t.true(changed.includes('tj_events: kept for ever → 30 days'));
   const now = await ttls();
-  for (const { table, key } of RETENTION_TABLES) t.is(now.get(table), defaults[key], table);
-  t.deepEqual(await applyRetention(store, defaults), []);
+  for (const { table, key } of retainedTables(FAMILIES.retentionTables)) t.is(now.get(table), defaults[key], table);
+  t.deepEqual(await applyRetention(store, defaults, FAMILIES.retentionTables), []);
   // The big tables are written with LZ4 and recompressed a day after they were ingested, not after the event's time.
   const rs = await store.client.query({ query: "SELECT create_table_query AS q FROM system.tables WHERE name = 'tj_events'", format: 'JSONEachRow' });
   t.regex((await rs.json<{ q: string }>())[0]!.q, /TTL ingested_at \+ toIntervalDay\(1\) RECOMPRESS CODEC\(ZSTD\(3\)\), toDateTime\(ingested_at\) \+ toIntervalDay\(30\)/);
 });
 
 test.serial('a changed config changes the TTL of its family only; 0 keeps rows for ever', async (t) => {
-  const changed = await applyRetention(store, RetentionConfigSchema.parse({ pg_days: 7, rollup_days: 0 }));
+  const changed = await applyRetention(store, FAMILIES.retentionSchema.parse({ pg_days: 7, rollup_days: 0 }), FAMILIES.retentionTables);
   t.deepEqual(changed.sort(), [
     'apdex_minute: 400 days → kept for ever', 'atop_minute: 400 days → kept for ever',
     'pg_lock_waits: 30 days → 7 days', 'pg_log: 30 days → 7 days', 'pg_wait_minute: 400 days → kept for ever',
     'tj_call_minute: 400 days → kept for ever', 'tj_lock_minute: 400 days → kept for ever',
+    'tj_sql_context_minute: 400 days → kept for ever', 'tj_sql_hour: 400 days → kept for ever', 'tj_sql_minute: 400 days → kept for ever',
+    'tj_sql_text: 400 days → kept for ever',
   ]);
   const now = await ttls();
   t.is(now.get('pg_log'), 7);
@@ -46,7 +49,7 @@ test.serial('a changed config changes the TTL of its family only; 0 keeps rows f
 });
 
 test.serial('retention counts from ingestion: an old event read today stays, one ingested long ago goes', async (t) => {
-  await applyRetention(store, RetentionConfigSchema.parse({ tj_days: 30 }));
+  await applyRetention(store, FAMILIES.retentionSchema.parse({ tj_days: 30 }), FAMILIES.retentionTables);
   const file = '/tj/rphost_1/26113014.log';
   const oldEvent = { ...tjEvent(file, 'ret', 0, 'CALL', [['Usr', 'recorded in 2020, read today']]), ts: '2020-01-01T10:00:00.000000Z', ts_start: '2020-01-01T10:00:00.000000Z' };
   const segment = segmentOf({ id: 'h|ret|0-20', family: 'tj', host: 'h', source: 'tj', file, file_key: 'ret', start: 0, end: 20 }, [oldEvent]);

@@ -11,19 +11,11 @@ import { z } from 'zod';
 
 const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is negative; expected days, e.g. 30 (0 keeps rows for ever)` });
 
-export const RetentionConfigSchema = z.strictObject({
-  /** Days tj_events keeps an event after it was ingested (an old journal read today is kept). 0 keeps it for ever. Default 30. */
-  tj_days: Days.default(30),
-  /** Days pg_log and pg_lock_waits keep an entry. Default 30. */
-  pg_days: Days.default(30),
-  /** Days pg_activity and pg_wait_samples keep a sample of PostgreSQL's backends (the `pg_activity` source). Default 30. */
-  pg_activity_days: Days.default(30),
-  /** Days the atop tables keep a sample. Default 30. */
-  atop_days: Days.default(30),
-  /** Days apdex_measurements keeps a measurement (small next to the journal). Default 400. */
-  apdex_days: Days.default(400),
+/** The keys no family brings: rollups, alerts, ingest errors, recompression. */
+const OwnRetentionSchema = z.strictObject({
   /**
-   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute): what
+   * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute,
+   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text): what
    * comparing runs across months reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
@@ -37,33 +29,49 @@ export const RetentionConfigSchema = z.strictObject({
    */
   recompress_after_days: Days.default(1),
 });
-export type RetentionConfig = z.infer<typeof RetentionConfigSchema>;
+
+/** Days per key: each family's own (`tj_days`, `pg_days` …, from its descriptor) and the keys above. */
+export type RetentionConfig = Readonly<Record<string, number>> & z.infer<typeof OwnRetentionSchema>;
+export type RetentionConfigInput = Partial<Record<string, number>> & z.input<typeof OwnRetentionSchema>;
+
+/** A family's key: its name, its default and the line that documents it (ingest/source/family.ts `retention`). */
+export interface RetentionKey {
+  key: string;
+  days: number;
+  about: string;
+}
+
+/** The config's `retention:`: the families' keys, then the keys of the tables no family owns. */
+export function retentionConfigSchema(keys: readonly RetentionKey[]): z.ZodType<RetentionConfig, RetentionConfigInput> {
+  const own = new Set(Object.keys(OwnRetentionSchema.shape));
+  const taken = keys.find((k) => own.has(k.key));
+  if (taken !== undefined) throw new Error(`retention key ${taken.key} of a family is one of perfpipe's own (${[...own].join(', ')})`);
+  const families = Object.fromEntries(keys.map((k) => [k.key, Days.default(k.days).describe(k.about)]));
+  return z.strictObject({ ...families, ...OwnRetentionSchema.shape }) as unknown as z.ZodType<RetentionConfig, RetentionConfigInput>;
+}
 
 /**
- * Each table, the family key that sets its retention and the column holding when a row arrived (the rollups keep
+ * A table that expires, the retention key that sets it, and the column holding when a row arrived (the rollups keep
  * the latest arrival of what they sum, 046_rollup_ingested_at.sql); `recompress` tables keep their text in the
- * part's default codec (045_insert_codecs.sql), which the recompression TTL changes.
+ * part's default codec (045_insert_codecs.sql), which the recompression TTL changes. The families' tables come from
+ * their descriptors (ingest/families/family-registry.ts); these two belong to no family.
  */
-export const RETENTION_TABLES: ReadonlyArray<{ table: string; key: keyof RetentionConfig; column: string; recompress?: true }> = [
-  { table: 'tj_events', key: 'tj_days', column: 'ingested_at', recompress: true },
-  { table: 'pg_log', key: 'pg_days', column: 'ingested_at', recompress: true },
-  { table: 'pg_lock_waits', key: 'pg_days', column: 'ingested_at', recompress: true },
-  { table: 'pg_activity', key: 'pg_activity_days', column: 'ingested_at' },
-  { table: 'pg_wait_samples', key: 'pg_activity_days', column: 'ingested_at' },
-  { table: 'atop_system', key: 'atop_days', column: 'ingested_at' },
-  { table: 'atop_cpu', key: 'atop_days', column: 'ingested_at' },
-  { table: 'atop_disks', key: 'atop_days', column: 'ingested_at' },
-  { table: 'atop_interfaces', key: 'atop_days', column: 'ingested_at' },
-  { table: 'atop_top_processes', key: 'atop_days', column: 'ingested_at' },
-  { table: 'apdex_measurements', key: 'apdex_days', column: 'ingested_at' },
-  { table: 'tj_lock_minute', key: 'rollup_days', column: 'ingested_at' },
-  { table: 'tj_call_minute', key: 'rollup_days', column: 'ingested_at' },
-  { table: 'apdex_minute', key: 'rollup_days', column: 'ingested_at' },
-  { table: 'atop_minute', key: 'rollup_days', column: 'ingested_at' },
-  { table: 'pg_wait_minute', key: 'rollup_days', column: 'ingested_at' },
+export interface RetentionTable {
+  table: string;
+  key: string;
+  column: string;
+  recompress?: true;
+}
+
+const OWN_TABLES: readonly RetentionTable[] = [
   { table: 'alerts', key: 'alert_days', column: 'sent_at' },
   { table: 'ingest_errors', key: 'error_days', column: 'detected_at' },
 ];
+
+/** Every table that expires: the families' (`familyTables`) and perfpipe's own. */
+export function retainedTables(familyTables: readonly RetentionTable[]): RetentionTable[] {
+  return [...familyTables, ...OWN_TABLES];
+}
 
 /** The days a table's TTL keeps rows, read from its definition; 0 when it deletes nothing. */
 export function ttlDays(createTableQuery: string): number {
@@ -76,21 +84,24 @@ export function ttlDays(createTableQuery: string): number {
 }
 
 /** The TTL clause a table should have, or null for none. Only identifiers and integers go into it. */
-export function wantedTtl(t: (typeof RETENTION_TABLES)[number], retention: RetentionConfig): string | null {
+export function wantedTtl(t: RetentionTable, retention: RetentionConfig): string | null {
   const parts: string[] = [];
   const recompress = Math.trunc(retention.recompress_after_days);
   if (t.recompress && recompress > 0) parts.push(`ingested_at + INTERVAL ${recompress} DAY RECOMPRESS CODEC(ZSTD(3))`);
-  const days = Math.trunc(retention[t.key]);
+  const days = Math.trunc(retention[t.key] ?? 0);
   if (days > 0) parts.push(`toDateTime(${t.column}) + INTERVAL ${days} DAY DELETE`);
   return parts.length === 0 ? null : parts.join(', ');
 }
 
 /**
- * Gives each table the TTL the config wants where it differs from the one set last; returns a line per change,
- * `table: before → after` in days kept.
+ * Gives each table (the families' `tables` and perfpipe's own) the TTL the config wants where it differs from the
+ * one set last; returns a line per change, `table: before → after` in days kept.
  */
-export async function applyRetention(store: { client: ClickHouseClient; kind: 'embedded' | 'server' }, retention: RetentionConfig): Promise<string[]> {
+export async function applyRetention(
+  store: { client: ClickHouseClient; kind: 'embedded' | 'server' }, retention: RetentionConfig, tables: readonly RetentionTable[],
+): Promise<string[]> {
   const { client } = store;
+  const all = retainedTables(tables);
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS retention_applied (table String, ttl String, applied_at DateTime DEFAULT now())
             ENGINE = ReplacingMergeTree(applied_at) ORDER BY table`,
@@ -99,14 +110,14 @@ export async function applyRetention(store: { client: ClickHouseClient; kind: 'e
     query: `SELECT t.name AS name, t.create_table_query AS create_table_query, a.ttl AS applied
             FROM system.tables AS t LEFT JOIN (SELECT table, argMax(ttl, applied_at) AS ttl FROM retention_applied GROUP BY table) AS a ON a.table = t.name
             WHERE t.database = currentDatabase() AND t.name IN {names:Array(String)}`,
-    query_params: { names: RETENTION_TABLES.map((t) => t.table) },
+    query_params: { names: all.map((t) => t.table) },
     format: 'JSONEachRow',
   });
   const current = new Map((await rs.json<{ name: string; create_table_query: string; applied: string }>()).map((r) => [r.name, r]));
   const changed: string[] = [];
   const statements: string[] = [];
   const records: Array<{ table: string; ttl: string }> = [];
-  for (const t of RETENTION_TABLES) {
+  for (const t of all) {
     const now = current.get(t.table);
     if (now === undefined) continue;
     const ttl = wantedTtl(t, retention);
@@ -115,7 +126,7 @@ export async function applyRetention(store: { client: ClickHouseClient; kind: 'e
     statements.push(`ALTER TABLE ${t.table} ${clause}`);
     records.push({ table: t.table, ttl: ttl ?? 'none' });
     const before = ttlDays(now.create_table_query);
-    const after = retention[t.key];
+    const after = retention[t.key] ?? 0;
     if (before !== after) changed.push(`${t.table}: ${before === 0 ? 'kept for ever' : `${before} days`} → ${after === 0 ? 'kept for ever' : `${after} days`}`);
   }
   if (statements.length === 0) return changed;

@@ -2,7 +2,7 @@
 import type { FileContext } from '../parser.js';
 import type { PgEvent } from '../../schemas/pg-event.js';
 import { createEventFactory } from './entry.js';
-import { ingestError, type EntryReader, type ReadOutput } from './reader.js';
+import { appendChunk, drainingReader, ingestError, type EntryReader, type ReadOutput } from './reader.js';
 import { canonicalSeverity } from './severity-words.js';
 import { decodeLine } from './text-decode.js';
 import { pgTimeToIso } from './timestamp.js';
@@ -85,14 +85,5 @@ export function createJsonlogReader(ctx: FileContext, tz?: string): EntryReader 
     return out;
   };
 
-  return {
-    push(chunk) {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      return drain(false);
-    },
-    finish: () => drain(true),
-    get settled() {
-      return pendingStart;
-    },
-  };
+  return drainingReader((chunk) => { pending = appendChunk(pending, chunk); }, drain, () => pendingStart);
 }

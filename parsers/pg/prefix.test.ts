@@ -43,6 +43,13 @@ const CASES: Case[] = [
     head: { type: 'sev', severity: 'LOG', word: 'LOG' }, text: 'duration: 1.234 ms  statement: SELECT 1',
   },
   {
+    title: 'Azure `%t-%c-`: no %p, the pid is read from the session id (hex after the dot)',
+    prefix: '%t-%c-',
+    line: '2026-12-03 10:20:34 UTC-6b114272.1a2f-LOG:  duration: 0.345 ms  statement: SELECT 1',
+    fields: { time: '2026-12-03 10:20:34 UTC', session_id: '6b114272.1a2f', pid: 6703 },
+    head: { type: 'sev', severity: 'LOG', word: 'LOG' }, text: 'duration: 0.345 ms  statement: SELECT 1',
+  },
+  {
     title: 'RDS prefix of a background process: zone stops at the colon, session fields empty',
     prefix: '%t:%r:%u@%d:[%p]:',
     line: '2020-03-11 20:40:43 CET::@:[12760]:LOG:  starting PostgreSQL 12.2',

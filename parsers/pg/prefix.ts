@@ -60,7 +60,7 @@ const SHAPES: Readonly<Record<string, string>> = {
 };
 // `%b` values hold spaces (`client backend`) and are followed by other free text in real prefixes
 // (`type=%b %q%u@%d`): the known backend types are tried whole first, anything else lazily (bgworker names).
-const BACKEND_TYPES = [
+export const BACKEND_TYPES = [
   'client backend', 'autovacuum launcher', 'autovacuum worker', 'background writer', 'background worker',
   'logical replication launcher', 'logical replication worker', 'parallel worker', 'standalone backend',
   'not initialized', 'slotsync worker', 'walsummarizer', 'walwriter', 'walsender', 'walreceiver', 'checkpointer',
@@ -156,6 +156,8 @@ export function compilePrefix(prefix: string): PrefixMatcher {
           case 115: f.session_start = v; break; // s
         }
       }
+      // `%c` is hex(start time).hex(pid): a prefix with %c and no %p still names the process (docs/pg-format.md §3).
+      if (f.pid === null && f.session_id !== null) f.pid = parseInt(f.session_id.slice(f.session_id.indexOf('.') + 1), 16);
       result.head = head;
       return result;
     },

@@ -16,6 +16,28 @@ export interface EntryReader {
   readonly settled: number;
 }
 
+/**
+ * A reader whose `drain` hands out the whole records of the bytes it holds: a push appends the chunk (no copy when
+ * nothing is held) and drains; finish drains the rest. `settled` is where the held bytes start.
+ */
+export function drainingReader(
+  hold: (chunk: Buffer) => void, drain: (final: boolean) => ReadOutput, settled: () => number,
+): EntryReader {
+  return {
+    push(chunk) {
+      hold(chunk);
+      return drain(false);
+    },
+    finish: () => drain(true),
+    get settled() {
+      return settled();
+    },
+  };
+}
+
+/** The held bytes with a chunk appended; the chunk itself when none are held. */
+export const appendChunk = (held: Buffer, chunk: Buffer): Buffer => (held.length === 0 ? chunk : Buffer.concat([held, chunk]));
+
 export function ingestError(
   ctx: FileContext, offset: number, length: number, kind: string, reason: string, excerpt: string, canContinue = true,
 ): IngestError {

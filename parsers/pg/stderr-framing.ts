@@ -13,6 +13,7 @@ import { createEventFactory } from './entry.js';
 import type { PrefixMatcher } from './prefix.js';
 import type { Label } from './severity-words.js';
 import { allUtf8, decodeLine } from './text-decode.js';
+import { appendChunk } from './reader.js';
 import { epochToIso, pgTimeToIso } from './timestamp.js';
 
 type Field = 'message' | 'detail' | 'hint' | 'context' | 'statement' | 'query' | 'location';
@@ -169,7 +170,7 @@ export function createStderrFramer(matcher: PrefixMatcher, ctx: FileContext, tz?
 
   return {
     push(chunk) {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      pending = appendChunk(pending, chunk);
       return drain(false);
     },
     finish() {

@@ -4,6 +4,10 @@
 -- counts in both, as tj-lock-waits.sql does); `wait_events`/`wait_event_us_sum` count it once, on its first space,
 -- so totals per minute or per context are not inflated. A TTIMEOUT names no space (region ''): its wait is the
 -- TLOCK row of the same request. A TDEADLOCK is filed under the space of the victim's own edge (§5.3).
+-- The view fills the rollup from the events inserted after it exists. Until issue #29 this file also copied in the
+-- events stored before it (a second copy of the view's query), for stores begun before the file (the project's first
+-- day); every store that ran it has its rollup, so the copy went. A store that ran the old file runs this one once
+-- more (ingest/store/migrations.ts records a checksum per file): both statements are IF NOT EXISTS, no-ops there.
 CREATE TABLE IF NOT EXISTS tj_lock_minute
 (
     minute DateTime('UTC'),
@@ -47,37 +51,5 @@ FROM
             ['']) AS spaces
     FROM tj_events
     WHERE (event = 'TLOCK' AND notEmpty(wait_connections)) OR event IN ('TTIMEOUT', 'TDEADLOCK')
-)
-GROUP BY minute, infobase, region, context;
-
--- Events stored before this migration, once: only while the rollup is still empty, so running the file again
--- (a changed checksum, or a start after a crash between the statements and their record) adds nothing twice. The
--- columns are named: 046 adds one, and a start that runs this file again after 046 must still fit.
-INSERT INTO tj_lock_minute (minute, infobase, region, context, waits, wait_us_sum, wait_us_max, wait_events, wait_event_us_sum, timeouts, deadlocks)
-SELECT
-    toStartOfMinute(ts) AS minute,
-    infobase,
-    space.1 AS region,
-    context_first AS context,
-    toUInt64(countIf(event = 'TLOCK')) AS waits,
-    toUInt64(sumIf(duration_us, event = 'TLOCK')) AS wait_us_sum,
-    toUInt64(maxIf(duration_us, event = 'TLOCK')) AS wait_us_max,
-    toUInt64(countIf(event = 'TLOCK' AND space.2 = 1)) AS wait_events,
-    toUInt64(sumIf(duration_us, event = 'TLOCK' AND space.2 = 1)) AS wait_event_us_sum,
-    toUInt64(countIf(event = 'TTIMEOUT')) AS timeouts,
-    toUInt64(countIf(event = 'TDEADLOCK')) AS deadlocks
-FROM
-(
-    SELECT
-        ts, infobase, event, duration_us, context_first,
-        arrayJoin(arrayZip(spaces, arrayEnumerate(spaces))) AS space,
-        multiIf(
-            event = 'TLOCK' AND notEmpty(regions), CAST(regions AS Array(String)),
-            event = 'TDEADLOCK', [arrayFirst(e -> toUInt64(e[1]) = connect_id,
-                                             extractAllGroupsVertical(deadlock_intersections, '(?:^|,)\\s*(\\d+)\\s+(\\d+)\\s+([^\\s,]+)'))[3]],
-            ['']) AS spaces
-    FROM tj_events
-    WHERE ((event = 'TLOCK' AND notEmpty(wait_connections)) OR event IN ('TTIMEOUT', 'TDEADLOCK'))
-      AND (SELECT count() FROM tj_lock_minute) = 0
 )
 GROUP BY minute, infobase, region, context;

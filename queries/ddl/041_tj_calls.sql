@@ -4,6 +4,8 @@
 -- Bucket b holds calls in ((b-1)·10 ms, b·10 ms], b = ceil(duration / 10 ms): with T in whole 10 ms (the config
 -- insists, as SSL stores T), d ≤ T ⇔ b ≤ T/10 ms holds exactly, as in apdex_minute (010_apdex.sql). Rules match the
 -- first context line, so rows are per distinct line per minute — far fewer than the calls of a load test.
+-- The view fills the rollup from the calls inserted after it exists; the copy of earlier calls this file once made
+-- went in issue #29, as in 040_tj_locks.sql.
 CREATE TABLE IF NOT EXISTS tj_call_minute
 (
     minute DateTime('UTC'),
@@ -27,18 +29,4 @@ SELECT
     sumMapState([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets_10ms
 FROM tj_events
 WHERE event = 'CALL' AND context_first != ''
-GROUP BY minute, infobase, context;
-
--- Calls stored before this migration, once: only while the rollup is still empty, so running the file again adds
--- nothing twice. The columns are named: 046 adds one, and a start that runs this file again after 046 must still fit.
-INSERT INTO tj_call_minute (minute, infobase, context, n, duration_us_sum, buckets_10ms)
-SELECT
-    toStartOfMinute(ts_start) AS minute,
-    infobase,
-    context_first AS context,
-    toUInt64(count()) AS n,
-    toUInt64(sum(duration_us)) AS duration_us_sum,
-    sumMapState([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets_10ms
-FROM tj_events
-WHERE event = 'CALL' AND context_first != '' AND (SELECT count() FROM tj_call_minute) = 0
 GROUP BY minute, infobase, context;

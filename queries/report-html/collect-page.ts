@@ -8,8 +8,11 @@ import { apdexKey, type ApdexMinute, type AtopCpuMinute, type AtopDiskMinute, ty
 import { parseUtc } from './time-format.js';
 import { chartBucket, MINUTE_S, sampledBucket } from './chart-bucket.js';
 import { fetchPgWaitsReport } from '../reports/pg-waits-report.js';
+import { fetchSqlReport } from '../reports/sql-report.js';
+import { fetchErrorsReport } from '../reports/errors-report.js';
+import { collectChanges } from './collect-changes.js';
 
-export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop'] as const;
+export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop', 'sql', 'errors', 'changes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 type Row = Record<string, unknown>;
@@ -100,6 +103,24 @@ export async function collectReportPage(windowRows: WindowRows, sections: readon
     // atop is optional in a load test: no samples, no section.
     if (cpu.length > 0 || disks.length > 0) page.atop = { cpu, disks, bucket: atopBucket, sampleInterval: interval };
   }
+  // The why sections (issue #25): like the optional sources above, no rows, no section, unless it is the page's only one.
+  const alone = sections.length === 1;
+  if (want.has('sql')) {
+    const report = await fetchSqlReport(rows);
+    if (report.statements.length > 0 || alone) page.sql = report;
+    const [extent] = report.statements.length === 0 ? [] : await rows('sql-extent');
+    if (extent !== undefined) seen.push(n(extent.first_minute), n(extent.last_minute));
+  }
+  if (want.has('errors')) {
+    const report = await fetchErrorsReport(rows);
+    if (report.one_c.length + report.postgresql.length > 0 || alone) page.errors = report;
+    const times = [...report.one_c, ...report.postgresql].flatMap((e) => [e.first_ts, e.last_ts]).map((ts) => Math.floor(parseUtc(ts) / 60_000) * 60);
+    seen.push(...times);
+  }
+  if (want.has('changes')) {
+    const changes = await collectChanges(rows, req.run, req.window);
+    if (changes !== null && (changes.comparison.changes.length + changes.comparison.changes_during.length > 0 || alone)) page.changes = changes;
+  }
   return { ...page, ...frame(req.window, seen, req.generatedAt / 1000, bucket) };
 }
 
@@ -109,7 +130,10 @@ export async function collectComparePage(source: ReportRows, runs: Array<{ name:
   const doc = JSON.parse(JSON.stringify(await compareRuns(source, runs))) as Omit<CompareSection, 'windows'>;
   const from = Math.min(...runs.map((r) => r.window.from));
   const to = Math.max(...runs.map((r) => r.window.to));
-  return { ...req, run: runs.map((r) => r.name).join(' vs '), bucket: MINUTE_S, ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) } };
+  const [a, b] = doc.runs;
+  const changes = doc.changes.length + doc.changes_during.length + doc.notes.length > 0
+    ? { changes: { run: b, against: a, comparison: { changes: doc.changes, changes_during: doc.changes_during, notes: doc.notes } } } : {};
+  return { ...req, run: runs.map((r) => r.name).join(' vs '), bucket: MINUTE_S, ...frame({ from, to }, [], req.generatedAt / 1000), compare: { ...doc, windows: runs.map((r) => r.window) }, ...changes };
 }
 
 /**

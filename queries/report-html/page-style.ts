@@ -34,7 +34,7 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; word-break: break-word; }
 .conn { font-variant-numeric: tabular-nums; background: #eef2f6; border-radius: 3px; padding: 0 4px; }
 .muted { color: var(--muted); } .nowrap { white-space: nowrap; } ul.culprits, ul.edges, ul.runs { margin: 0; padding-left: 16px; }
-.rating { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; color: #fff; }
+.rating { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; overflow-wrap: normal; }
 .r-excellent { background: #2e7d32; } .r-good { background: #689f38; } .r-fair { background: #b38f00; }
 .r-poor { background: #e65100; } .r-unacceptable { background: #c62828; }
 .better { color: #2e7d32; font-weight: 600; } .worse { color: #c62828; font-weight: 600; }

@@ -4,6 +4,9 @@ import type { ApdexReport } from '../reports/apdex-report.js';
 import type { LocksReport } from '../reports/locks-report.js';
 import type { PgWaitsReport } from '../reports/pg-waits-report.js';
 import type { RunHistoryRow } from '../reports/run-history.js';
+import type { SqlReport } from '../reports/sql-report.js';
+import type { ErrorsReport } from '../reports/errors-report.js';
+import type { ContextComparison } from '../reports/run-context.js';
 
 /** A row of apdex.sql run over one bucket (ReportPage.bucket); `t` is the bucket's start, Unix s. */
 export interface ApdexMinute {
@@ -65,9 +68,19 @@ export interface CompareSection {
   operations: Array<{ operation: string; delta: { apdex: number | null; avg_s: number | null; n: number } } & Record<string, unknown>>;
   overall: Record<string, unknown>;
   locks: Record<string, Record<string, number>>;
+  /** What changed between the runs and inside each (queries/reports/run-context.ts). */
+  changes: ContextComparison['changes'];
+  changes_during: ContextComparison['changes_during'];
+  notes: string[];
   /** Each run's window, Unix s. */
   windows: Array<{ from: number; to: number }>;
 }
+
+/**
+ * What changed (run-context.ts): for a run's page, since the run before it (`against`, null for the first or a
+ * window without a run) and inside it; for a comparison, between its two runs.
+ */
+export interface ChangesSection { run: string; against: string | null; comparison: ContextComparison }
 
 /** `perfpipe report runs --format json`'s runs, oldest first, and the APDEX pass mark the chart draws. */
 export interface RunsSection { runs: RunHistoryRow[]; passMark: number }
@@ -93,4 +106,9 @@ export interface ReportPage {
   atop?: AtopSection;
   compare?: CompareSection;
   runs?: RunsSection;
+  /** `report sql`'s document: the top statements. */
+  sql?: SqlReport;
+  /** `report errors`' document. */
+  errors?: ErrorsReport;
+  changes?: ChangesSection;
 }

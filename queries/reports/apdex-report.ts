@@ -1,5 +1,6 @@
 // `perfpipe report apdex` output: queries/reports/apdex.sql rows → the JSON document scripts read, or a table
 // and CSV for people. The SQL computes every value (formula, rounding, bands); this only shapes them.
+import { csvText } from './csv.js';
 
 export interface ApdexOperation {
   operation: string;
@@ -66,10 +67,8 @@ function lines(rows: Record<string, unknown>[]): string[][] {
   return rows.map((r) => HEAD.map((h) => text(r[h])));
 }
 
-const csvField = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-
 export function apdexCsv(rows: Record<string, unknown>[]): string {
-  return [[...HEAD], ...lines(rows)].map((l) => l.map(csvField).join(',')).join('\n') + '\n';
+  return csvText([[...HEAD], ...lines(rows)]);
 }
 
 /** Aligned columns; numbers right-aligned. Widths count code points, so Cyrillic names line up too. */

@@ -29,7 +29,9 @@ export function keyOperationParams(operations: readonly KeyOperationConfig[]): K
   };
 }
 
-/** Per-report parameters from `report --config FILE`: the key operations are apdex.sql's alone; no file, none. */
+/** Per-report parameters from `report --config FILE`: the key operations of apdex.sql and sql-contexts.sql; no file, none. */
 export function reportParamsFromConfig(path: string | undefined): Record<string, KeyOperationParams> {
-  return path === undefined ? {} : { apdex: keyOperationParams(loadConfigFile(path).apdex.operations) };
+  if (path === undefined) return {};
+  const params = keyOperationParams(loadConfigFile(path).apdex.operations);
+  return { apdex: params, 'sql-contexts': params };
 }

@@ -3,6 +3,7 @@
 // SQL finds the events and candidates; deadlock edges are split with the alerter's parser (it knows quoted commas)
 // and the conflict is judged by parsers/tj/locks/lock-conflict.ts.
 import type { ReportParams } from './report-rows.js';
+import { csvText } from './csv.js';
 import { parseDeadlockEdges } from '../../parsers/tj/locks/deadlock-edges.js';
 import { parseLockItem } from '../../parsers/tj/locks/lock-items.js';
 import { isoTime, lockCulprit, type LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
@@ -117,8 +118,6 @@ export function locksReport(rows: LocksReportRows): LocksReport {
   };
 }
 
-const csvField = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-
 /** `tx 14:45:29 → 14:45:33 commit (context); holds Reference10.REFLOCK Exclusive ID=… since 14:45:30 (exact)`. */
 function culpritDetail(c: LockCulprit): string {
   const tx = c.tx_start === null ? 'transaction not in the log'
@@ -149,7 +148,7 @@ export function locksText(r: LocksReport, format: 'table' | 'csv'): string {
   const sums = (x: LockTotals) => `${x.waits} waits, ${x.total_wait_ms} ms total, ${x.max_wait_ms} ms max, ${x.timeouts} timeouts, ${x.deadlocks} deadlocks`;
   for (const m of r.per_minute) out.push(['minute', m.minute, m.infobase, '', '', sums(m)]);
   for (const c of r.top_contexts) out.push(['context', '', c.infobase, '', '', `${c.context || '(no context)'}: ${sums(c)}`]);
-  if (format === 'csv') return out.map((l) => l.map(csvField).join(',')).join('\n') + '\n';
+  if (format === 'csv') return csvText(out);
   if (out.length === 1) return '(no lock timeouts, deadlocks or waits in this window)\n';
   const widths = out[0]!.map((_, i) => Math.max(...out.map((l) => [...(l[i] ?? '')].length)));
   return out.map((l) => l.map((c, i) => c + ' '.repeat((widths[i] ?? 0) - [...c].length)).join('  ').trimEnd()).join('\n') + '\n';

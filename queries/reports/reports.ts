@@ -23,6 +23,8 @@ const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = {
   apdex: { ...keyOperationParams([]), ...MINUTES },
   'apdex-active-minutes': MINUTES, 'tj-lock-minutes': MINUTES, 'atop-cpu-minutes': MINUTES, 'atop-disk-minutes': MINUTES,
   'pg-lock-wait-minutes': MINUTES,
+  // The statements' key operations are found by the configured rules; none configured, none found.
+  'sql-contexts': keyOperationParams([]),
 };
 
 /** The parameters a report runs with: its defaults, then what the caller gave. */

@@ -1,10 +1,12 @@
 // Run comparison (`perfpipe report run-compare A B`): per key operation the APDEX, mean time and N of two runs side by
-// side with the change from A to B, and their lock trouble (1C waits, timeouts, deadlocks; PostgreSQL waits). The
+// side with the change from A to B, their lock trouble (1C waits, timeouts, deadlocks; PostgreSQL waits), and what
+// changed in their context (settings, host, 1C: run-context.ts). The
 // document `--format json` prints and the HTML page draws; cli/output/run-compare.ts formats it for people.
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { apdexReport } from './apdex-report.js';
 import type { ReportRows } from './report-rows.js';
 import { windowParams } from './window-params.js';
+import { compareContexts } from './run-context.js';
 
 export interface RunSide { apdex: number | null; avg_s: number | null; n: number }
 
@@ -41,6 +43,8 @@ export async function compareRuns(source: ReportRows, runs: Array<{ name: string
     operations,
     overall: { [a.name]: overall(ra), [b.name]: overall(rb), delta: { apdex: delta(overall(ra)?.apdex ?? null, overall(rb)?.apdex ?? null) } },
     locks,
+    // What changed between the runs' starts (a: run A, b: run B) and inside each, next to the APDEX change above.
+    ...await compareContexts((name, params) => source.rows(name, params), a, b),
   };
 }
 

@@ -3,6 +3,7 @@
 // `report apdex --run NAME` and the lock counts of `report run-compare` by construction.
 import { z } from 'zod';
 import { windowParams } from './window-params.js';
+import { compareContexts } from './run-context.js';
 
 /**
  * The APDEX a load test must reach to pass: 0.85, the lower edge of "Good" (docs/apdex.md §1) and the mark the
@@ -35,6 +36,16 @@ export const RunHistoryRowSchema = z.strictObject({
   tj_timeouts: z.number(),
   tj_deadlocks: z.number(),
   pg_lock_waits: z.number(),
+  /** This run's overall APDEX minus the previous run's; null for the first run or without measurements. */
+  apdex_delta: z.number().nullable(),
+  /** What changed since the previous run's start (run-context.ts: a = previous run, b = this one). */
+  changes: z.array(z.strictObject({
+    scope: z.string(), name: z.string(), a: z.string().nullable(), b: z.string().nullable(), from: z.enum(['snapshot', 'pg log', 'tj']), at: z.string().optional(),
+  })),
+  /** Settings reloaded inside this run, with their time. */
+  changes_during: z.array(z.strictObject({
+    run: z.string(), scope: z.string(), name: z.string(), a: z.string().nullable(), b: z.string(), at: z.string(), from: z.enum(['pg log', 'snapshot']),
+  })),
 });
 export type RunHistoryRow = z.infer<typeof RunHistoryRowSchema>;
 
@@ -52,17 +63,22 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 export async function runHistory(rows: ReportRowsOf): Promise<RunHistoryRow[]> {
   const runs = (await rows('runs', {})).map((r) => RunWindowSchema.parse(r));
   const history: RunHistoryRow[] = [];
-  for (const run of runs) {
+  const window = (r: (typeof runs)[number]) => ({ name: r.name, window: { from: r.from_ms / 1000, to: r.to_ms / 1000 } });
+  for (const [i, run] of runs.entries()) {
     const params = windowParams({ from: run.from_ms / 1000, to: run.to_ms / 1000 });
     const apdex = await rows('apdex', params);
     const locks = (await rows('lock-counts', params))[0] ?? {};
-    history.push(historyRow(run, apdex, locks));
+    const previous = i === 0 ? null : runs[i - 1]!;
+    // The first run has nothing before it to differ from; its own reloads still show.
+    const context = await compareContexts(rows, window(previous ?? run), window(run));
+    const row = historyRow(run, apdex, locks, history.at(-1)?.apdex ?? null);
+    history.push({ ...row, changes: previous === null ? [] : context.changes, changes_during: context.changes_during.filter((c) => c.run === run.name) });
   }
   return history;
 }
 
 /** One run's line from its apdex.sql and lock-counts.sql rows. */
-export function historyRow(run: z.infer<typeof RunWindowSchema>, apdex: Row[], locks: Row): RunHistoryRow {
+export function historyRow(run: z.infer<typeof RunWindowSchema>, apdex: Row[], locks: Row, previousApdex: number | null = null): RunHistoryRow {
   const overall = apdex.find((r) => r.scope === 'overall_count_weighted');
   const weighted = apdex.find((r) => r.scope === 'overall_priority_weighted');
   const worst = apdex
@@ -84,5 +100,8 @@ export function historyRow(run: z.infer<typeof RunWindowSchema>, apdex: Row[], l
     tj_timeouts: Number(locks.tj_timeouts ?? 0),
     tj_deadlocks: Number(locks.tj_deadlocks ?? 0),
     pg_lock_waits: Number(locks.pg_lock_waits ?? 0),
+    apdex_delta: previousApdex === null || overall?.apdex === null || overall?.apdex === undefined ? null : Number((Number(overall.apdex) - previousApdex).toFixed(3)),
+    changes: [],
+    changes_during: [],
   });
 }

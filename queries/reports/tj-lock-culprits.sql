@@ -11,7 +11,7 @@
 --             not from a transaction we see);
 --   tlocks    the culprit's TLOCKs from the transaction start (else from its last transaction end, else one
 --             hour back) up to ref_ts, on the victim's lock spaces, oldest first: (ts, regions, locks,
---             context, escalating). Step 4, which of them conflicts, is decided by ingest/locks/lock-conflict.ts.
+--             context, escalating). Step 4, which of them conflicts, is decided by parsers/tj/locks/lock-conflict.ts.
 -- A timeout that names no connection keeps one row with culprit 0. Culprit events are looked for up to an hour
 -- before the window (a long transaction) and an hour after it (its end).
 WITH

@@ -2,7 +2,7 @@
 // back on the same port, and tj/pg segments made by the real parsers from journal and server-log text.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rowsOfRecords } from '../../ingest/rows/families.js';
+import { rowsOfRecords } from '../../ingest/families/registry.js';
 import { createTjParser } from '../../parsers/tj/index.js';
 import { createPgParser } from '../../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../../parsers/pg/episode-stream.js';

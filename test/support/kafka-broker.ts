@@ -6,7 +6,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Admin } from 'kafkajs';
 import { packageRoot } from '../../ingest/store/package-root.js';
+import { FAMILIES } from '../../ingest/families/registry.js';
+import { topicNames } from '../../ingest/bus/kafka-topics.js';
 
 const run = promisify(execFile);
 // From the package root, not from this file: compiled benches run it from dist/test/support/.
@@ -69,5 +72,24 @@ export async function stopBroker(port?: number): Promise<void> {
       started.delete(broker.port);
       await rm(broker.dataDir, { recursive: true, force: true });
     }
+  }
+}
+
+/**
+ * Whether consumer group `groupId` has committed every partition of the family topics under `topicPrefix` up to
+ * its end. A group commits a message only after its handler resolved (for a sink: ClickHouse stored it), and a
+ * rebalance restarts from the committed offsets: once caught up, nothing sent so far can be delivered again.
+ */
+export async function groupCaughtUp(admin: Admin, groupId: string, topicPrefix: string): Promise<boolean> {
+  try {
+    const topics = topicNames(topicPrefix, FAMILIES.names).families;
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
+      const high = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+      for (const p of partitions) if (Math.max(0, Number(p.offset)) < (high.get(p.partition) ?? 0)) return false;
+    }
+    return true;
+  } catch (error) {
+    if ((error as { retriable?: boolean }).retriable) return false; // the coordinator moving or loading: ask again
+    throw error;
   }
 }

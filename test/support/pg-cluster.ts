@@ -57,7 +57,7 @@ export function startPgCluster(bin: string, settings: Record<string, string>): P
   appendFileSync(join(data, 'postgresql.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
   run('pg_ctl', ['-D', data, '-l', join(dir, 'pg_ctl.log'), '-w', '-t', '60', 'start']);
   const psql = (commands: string[], env: NodeJS.ProcessEnv = {}): Promise<string> => new Promise((resolve) => {
-    const args = ['-X', '-q', '-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', ...commands.flatMap((c) => ['-c', c])];
+    const args = ['-X', '-q', '-h', dir, '-p', String(port), '-U', env.PGUSER ?? 'postgres', '-d', env.PGDATABASE ?? 'postgres', ...commands.flatMap((c) => ['-c', c])];
     const child = spawn(join(bin, 'psql'), args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });

@@ -2,8 +2,7 @@
 // and the Kafka messages of agents older than row encoding (schema 3), which sinks must still take.
 import type { Segment, TableRows } from '../../ingest/bus/bus.js';
 import type { IncomingMessage, OutgoingMessage } from '../../ingest/bus/segment-codec.js';
-import { rowsOfRecords } from '../../ingest/rows/families.js';
-import { layoutById } from '../../schemas/layouts.js';
+import { FAMILIES, rowsOfRecords } from '../../ingest/families/registry.js';
 import { RowBinaryReader } from '../../schemas/row-binary.js';
 import type { TjEvent } from '../../schemas/tj-event.js';
 
@@ -15,7 +14,7 @@ export function rowsOf(segment: Pick<Segment, 'tables'>, table: string): Array<R
 }
 
 export function decodeTable(t: TableRows): Array<Record<string, unknown>> {
-  const layout = layoutById(t.layout);
+  const layout = FAMILIES.layout(t.layout);
   if (layout === undefined) throw new Error(`unknown layout ${t.layout}`);
   const r = new RowBinaryReader(t.body);
   return Array.from({ length: t.rows }, () => layout.readRow(r) as Record<string, unknown>);

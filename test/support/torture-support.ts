@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import type { Segment } from '../../ingest/bus/bus.js';
 import { rowsOf } from './segments.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
-import { createFileSource, type FileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import { createFileSource, type FileSourceOptions } from '../../ingest/source/file-source.js';
+import type { Source } from '../../ingest/source/source.js';
 import { silentSourceEvents, type SourceEvents } from '../../ingest/source/source-events.js';
 import { tjSourceParts } from '../../ingest/source/tj/tj-source.js';
+import { scanCounter, type ScanCounter } from './source-scans.js';
 
 /** One complete TJ event line: `mm:ss` from `sec`, the user name marks it. */
 export const tjLine = (sec: number, usr: string): string =>
@@ -105,15 +107,24 @@ export function recorder(): Recorder {
 
 export type SourceOverrides = Partial<Omit<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'isSuperseded'>>;
 
-/** A TJ source over `loc` with short intervals: 50 ms polls, files finished after 200 ms idle. */
-export function tjSource(ws: Workspace, publish: (s: Segment) => Promise<void>, o: SourceOverrides = {}): FileSource {
-  return createFileSource({
+/** A source whose scans are counted: `scanned()` waits for it to have looked at the files again. */
+export type CountedSource = Source & Pick<ScanCounter, 'scanned'>;
+
+/**
+ * A TJ source over `loc` with short intervals: 50 ms polls, files finished after 200 ms idle. `onScan` hears the
+ * number of each scan as it begins.
+ */
+export function tjSource(ws: Workspace, publish: (s: Segment) => Promise<void>, o: SourceOverrides = {}, onScan?: (n: number) => void): CountedSource {
+  const parts = tjSourceParts({ location: ws.loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h');
+  const scans = scanCounter(onScan);
+  const source = createFileSource({
     source: 'tj', family: 'tj', host: 'h', checkpointDir: ws.cp,
-    ...tjSourceParts({ location: ws.loc, tz: 'UTC', hour: null, idle_finish_ms: 200 }, 'h'),
+    ...parts, discover: scans.counting(parts.discover),
     publish, events: silentSourceEvents, mode: 'follow', pollIntervalMs: 50, segmentBytes: 1 << 20,
     maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 2,
     ...o,
   });
+  return Object.assign(source, { scanned: scans.scanned });
 }
 
 export async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
@@ -125,6 +136,10 @@ export async function until(what: string, ok: () => boolean, ms = 15_000): Promi
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Bytes the source said it read of `path` (its `bytesRead` calls), to wait until it has seen a whole file. */
+export const bytesReadOf = (r: Recorder, path: string): number =>
+  r.calls.filter((c) => c.name === 'bytesRead' && c.args[0] === path).reduce((n, c) => n + (c.args[1] as number), 0);
 
 /** `file_key@offset` of every event: equal sizes of the list and its set mean nothing was read twice. */
 export const eventIds = (c: Collector): string[] => c.events().map((e) => `${e.origin.file_key}@${e.origin.offset}`);

@@ -1,14 +1,24 @@
-// 1C performance-evaluation (APDEX) exports as a source family (ingest/families/registry.ts): an `apdex` config entry
-// → its file source.
-import { createFileSource, type FileSource } from '../file-source.js';
-import type { SourceContext } from '../source-context.js';
-import type { ApdexSourceConfig } from './apdex-source-config.js';
-import { apdexSourceParts } from './apdex-source.js';
+// 1C performance-evaluation (APDEX) exports as a data family (docs/adding-a-family.md): `apdex` entries read the export
+// directory; measurements become apdex_measurements rows and the key-operation settings key_operations rows (apdex-rows.ts).
+import { ApdexRecordSchema } from '../../../schemas/apdex-measurement.js';
+import { APDEX_MEASUREMENTS, KEY_OPERATIONS } from '../../../schemas/apdex-row.js';
+import { defineFamily, noFileMatches, sourceKind } from '../family.js';
+import { ApdexSourceConfigSchema } from './apdex-source-config.js';
+import { createApdexRowBuilder } from './apdex-rows.js';
 
-export function createSource(s: ApdexSourceConfig, ctx: SourceContext): FileSource {
-  return createFileSource({
-    source: s.type, family: 'apdex', host: ctx.host, checkpointDir: ctx.checkpointDir, publish: ctx.publish, events: ctx.events, mode: ctx.mode,
-    ...apdexSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host, ctx.mode),
-    ...ctx.read,
-  });
-}
+export const APDEX_FAMILY = defineFamily({
+  family: 'apdex',
+  events: ApdexRecordSchema,
+  tables: [APDEX_MEASUREMENTS, KEY_OPERATIONS],
+  rows: createApdexRowBuilder,
+  retention: {
+    // key_operations holds settings, one version per name: it is never expired.
+    key: 'apdex_days', days: 400, tables: ['apdex_measurements'], rollups: ['apdex_minute'],
+    about: 'Days apdex_measurements keeps a measurement (small next to the journal). Default 400.',
+  },
+  sources: [sourceKind({
+    schema: ApdexSourceConfigSchema,
+    load: () => import('./apdex-source.js'),
+    unmatched: (s, seen) => noFileMatches(s.pattern, seen),
+  })],
+});

@@ -13,7 +13,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { createApdexParser } from '../../../parsers/apdex/index.js';
-import type { FileSourceOptions } from '../file-source.js';
+import { createFileSource, type FileSourceOptions } from '../file-source.js';
+import type { Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import type { ApdexSourceConfig } from './apdex-source-config.js';
 import { fnv1a64Hex, type FileIdentity } from '../fingerprint.js';
 
 export interface ApdexSourceSettings {
@@ -93,4 +96,16 @@ export function apdexSourceParts(
       return known.get(path)?.complete === true || idleMs >= s.idle_finish_ms;
     },
   };
+}
+
+/** An `apdex` entry's source: what apdex-family.ts loads once one is configured. */
+export function createSource(s: ApdexSourceConfig, ctx: SourceContext): Source {
+  return createFileSource({
+    ...ctx, ...ctx.read, source: s.type,
+    ...apdexSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host, ctx.mode),
+  });
+}
+
+export function listFiles(s: ApdexSourceConfig): Promise<string[]> {
+  return listExportFiles(s.location, s.pattern);
 }

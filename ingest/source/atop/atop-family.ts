@@ -1,23 +1,27 @@
-// atop as a source family (ingest/families/registry.ts), three ways in: `atop` reads atop -P text files, `atop_raw`
-// converts atop's own daily files, `atop_spawn` runs atop itself (atop-command-sources.ts).
-import { createFileSource, type FileSource } from '../file-source.js';
-import type { SourceContext } from '../source-context.js';
-import type { AtopSourceConfig } from './atop-source-config.js';
-import type { AtopRawSourceConfig } from './atop-raw-source-config.js';
-import type { AtopSpawnSourceConfig } from './atop-spawn-source-config.js';
-import { atopSourceParts } from './atop-source.js';
-import { createAtopCommandSource } from './atop-command-sources.js';
+// atop as a data family (docs/adding-a-family.md), three ways in: `atop` reads atop -P text files, `atop_raw` converts
+// atop's own daily files, `atop_spawn` runs atop itself. Every sample becomes rows of the five atop tables (atop-rows.ts).
+import { AtopRecordSchema } from '../../../schemas/atop-record.js';
+import { ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_SYSTEM, ATOP_TOP_PROCESSES } from '../../../schemas/atop-row.js';
+import { defineFamily, noFileMatches, sourceKind } from '../family.js';
+import { AtopSourceConfigSchema } from './atop-source-config.js';
+import { AtopRawSourceConfigSchema } from './atop-raw-source-config.js';
+import { AtopSpawnSourceConfigSchema } from './atop-spawn-source-config.js';
+import { createAtopRowBuilder } from './atop-rows.js';
 
-export function createSource(s: AtopSourceConfig | AtopRawSourceConfig | AtopSpawnSourceConfig, ctx: SourceContext): FileSource {
-  if (s.type === 'atop_raw' || s.type === 'atop_spawn') {
-    return createAtopCommandSource(s, {
-      host: ctx.host, mode: ctx.mode, publish: ctx.publish, events: ctx.events, checkpointDir: ctx.checkpointDir,
-      pollIntervalMs: ctx.read.pollIntervalMs, segmentBytes: ctx.read.segmentBytes,
-    });
-  }
-  return createFileSource({
-    source: s.type, family: 'atop', host: ctx.host, checkpointDir: ctx.checkpointDir, publish: ctx.publish, events: ctx.events, mode: ctx.mode,
-    ...atopSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
-    ...ctx.read,
-  });
-}
+export const ATOP_FAMILY = defineFamily({
+  family: 'atop',
+  events: AtopRecordSchema,
+  tables: [ATOP_SYSTEM, ATOP_CPU, ATOP_DISKS, ATOP_INTERFACES, ATOP_TOP_PROCESSES],
+  rows: createAtopRowBuilder,
+  retention: { key: 'atop_days', days: 30, rollups: ['atop_minute'], about: 'Days the atop tables keep a sample. Default 30.' },
+  sources: [
+    sourceKind({
+      schema: AtopSourceConfigSchema,
+      load: () => import('./atop-source.js'),
+      unmatched: (s, seen) => noFileMatches(s.pattern, seen),
+    }),
+    // These two find their own input: atop reads the raw logs it is given, or samples this host.
+    sourceKind({ schema: AtopRawSourceConfigSchema, load: () => import('./atop-raw-source.js') }),
+    sourceKind({ schema: AtopSpawnSourceConfigSchema, load: () => import('./atop-spawn-source.js') }),
+  ],
+});

@@ -10,12 +10,12 @@
 //   the samples and the id are the same and ClickHouse drops the copy. Then reading goes on after the last intent.
 // - A read re-prints the checkpoint's minute (`-b` takes minutes, atop-replay.ts); samples before `start` are dropped.
 //
-// Samples are taken as atop prints them, RESET (since-boot) ones included: the sink stores no rows for those
-// (ingest/sink/atop-segment-rows.ts), and counting them as covered keeps an atop restart mid-file from being read
+// Samples are taken as atop prints them, RESET (since-boot) ones included: the row builder makes no rows of those
+// (schemas/atop-row.ts, atopSampleToRows), and counting them as covered keeps an atop restart mid-file from being read
 // twice. Falls short when the clock steps back: samples are assumed to grow in epoch along the file, and those
 // with epochs below the checkpoint are skipped until time passes it again.
-import type { Segment } from '../../bus/bus.js';
-import { rowsOfRecords } from '../../rows/families.js';
+import type { Family, Segment } from '../../bus/bus.js';
+import { buildRows, type RowBuilder } from '../../rows/row-builder.js';
 import { segmentId } from '../../bus/bus.js';
 import type { IngestError } from '../../../schemas/ingest-error.js';
 import type { CheckpointStore } from '../checkpoint-store.js';
@@ -24,6 +24,8 @@ import { replayRawLog, type RawSample, type ReplayEnd } from './atop-replay.js';
 export interface RawReadOptions {
   host: string;
   source: string;
+  family: Family;
+  createRows(): RowBuilder;
   path: string;
   fileKey: string;
   command: string;
@@ -50,9 +52,9 @@ export async function readRawLog(o: RawReadOptions): Promise<RawReadResult> {
     // another minute (-b takes minutes), and the replayed segment must carry the same records.
     const records = samples.flatMap((s, i) => s.records.map((r) => ({ ...r, sample: i })));
     const segment: Segment = {
-      id: segmentId(o.host, o.fileKey, start, end), family: 'atop', host: o.host, source: o.source,
+      id: segmentId(o.host, o.fileKey, start, end), family: o.family, host: o.host, source: o.source,
       file: o.path, file_key: o.fileKey, start, end,
-      ...rowsOfRecords('atop', records), errors: [...samples.flatMap((s) => s.errors), ...extra],
+      ...buildRows(o.createRows, records), errors: [...samples.flatMap((s) => s.errors), ...extra],
     };
     if (!(await o.publish(segment))) return false;
     o.checkpoints.recordAck(o.fileKey, end);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Segment } from '../../bus/bus.js';
 import { rowsOf } from '../../../test/support/segments.js';
 import { createAtopRawSource } from './atop-raw-source.js';
+import { createAtopRowBuilder } from './atop-rows.js';
 import { silentSourceEvents, type SourceEvents } from '../source-events.js';
 import { ATOP_STORED_LABELS } from './atop-labels.js';
 import { missingPrograms, testIf } from '../../../test/support/prerequisites.js';
@@ -21,6 +22,7 @@ test.after.always(() => rmSync(root, { recursive: true, force: true }));
 function source(dir: string, cp: string, publish: (s: Segment) => Promise<void>, events: SourceEvents = silentSourceEvents) {
   return createAtopRawSource({
     location: dir, pattern: 'atop_*', command: 'atop', labels: ATOP_STORED_LABELS, host: 'h', source: 'atop_raw',
+    family: 'atop', createRows: createAtopRowBuilder,
     checkpointDir: cp, publish, events, mode: 'backfill', pollIntervalMs: 100,
     segmentBytes: 1, // one sample per segment, so a crash can fall between samples
   });

@@ -4,10 +4,13 @@
 // last read, and reads the others from their checkpoints (atop-raw-reader.ts). New daily files are found at the
 // next poll; a file that is gone has its checkpoint forgotten, and so has any checkpoint whose file is not there.
 import { stat } from 'node:fs/promises';
-import type { Segment } from '../../bus/bus.js';
+import type { Family, Segment } from '../../bus/bus.js';
+import type { RowBuilder } from '../../rows/row-builder.js';
 import { SourceError } from '../../errors/errors.js';
 import { CheckpointStore } from '../checkpoint-store.js';
-import type { FileSource } from '../file-source.js';
+import { runSource, type Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import type { AtopRawSourceConfig } from './atop-raw-source-config.js';
 import type { SourceEvents } from '../source-events.js';
 import { listAtopFiles } from './atop-source.js';
 import { identifyRawLog } from './atop-raw-files.js';
@@ -23,6 +26,9 @@ export interface AtopRawSourceOptions {
   host: string;
   /** Written into every record's origin and error: `atop_raw`. */
   source: string;
+  /** The family its segments carry, and a builder of its rows (its descriptor's). */
+  family: Family;
+  createRows(): RowBuilder;
   checkpointDir: string;
   publish(segment: Segment): Promise<void>;
   events: SourceEvents;
@@ -39,16 +45,14 @@ interface Known {
   size: number;
 }
 
-export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
+export function createAtopRawSource(o: AtopRawSourceOptions): Source {
   const checkpoints = CheckpointStore.open(o.checkpointDir);
+  /** Stops a running `atop -r` and any publish retry. */
   const abort = new AbortController();
   const known = new Map<string, Known>();
   let timer: NodeJS.Timeout | null = null;
   let cycle: Promise<void> | null = null;
-  let stopped = false;
   let totalBytes = 0;
-  let resolveDone: () => void = () => {};
-  const donePromise = new Promise<void>((r) => { resolveDone = r; });
 
   async function readFile(path: string, size: number): Promise<void> {
     const prev = known.get(path);
@@ -71,7 +75,8 @@ export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
     }
     o.events.bytesRead(path, Math.max(0, growth));
     const result = await readRawLog({
-      host: o.host, source: o.source, path, fileKey: id.file_key, command: o.command, labels: o.labels, checkpoints,
+      host: o.host, source: o.source, family: o.family, createRows: o.createRows, path, fileKey: id.file_key,
+      command: o.command, labels: o.labels, checkpoints,
       segmentBytes: o.segmentBytes, signal: abort.signal, replayed: (start, end) => o.events.replayed(path, start, end),
       publish: (segment) => {
         const bytes = Math.max(0, growth);
@@ -89,7 +94,7 @@ export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
     const paths = await listAtopFiles(o.location, o.pattern);
     let bytes = 0;
     for (const path of paths) {
-      if (stopped) return;
+      if (abort.signal.aborted) return;
       const st = await stat(path).catch(() => null);
       if (st === null) continue;
       bytes += st.size;
@@ -101,7 +106,7 @@ export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
       }
     }
     totalBytes = bytes;
-    if (stopped) return;
+    if (abort.signal.aborted) return;
     const present = new Set(paths);
     for (const [path, k] of known) {
       if (present.has(path)) continue;
@@ -115,34 +120,38 @@ export function createAtopRawSource(o: AtopRawSourceOptions): FileSource {
   }
 
   function kick(): void {
-    if (stopped || cycle) return;
+    if (abort.signal.aborted || cycle) return;
     cycle = poll()
       .catch((error: Error) => o.events.readFailed(o.location, error))
       .finally(() => { cycle = null; });
   }
 
-  return {
-    get totalBytes() { return totalBytes; },
-    async start() {
+  return runSource(abort, {
+    totalBytes: () => totalBytes,
+    begin() {
       if (o.mode === 'backfill') {
         cycle = poll()
           .catch((error: Error) => o.events.readFailed(o.location, error))
-          .finally(() => { cycle = null; resolveDone(); });
-        return;
+          .finally(() => { cycle = null; });
+        return cycle;
       }
       timer = setInterval(kick, o.pollIntervalMs);
       kick();
+      return null;
     },
-    done: () => donePromise,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
+    async end() {
       if (timer) clearInterval(timer);
-      // Stops a running `atop -r` and any publish retry; a publish already with the bus gets 5 s to be acknowledged.
-      abort.abort();
+      // A publish already with the bus gets 5 s to be acknowledged.
       await waitAtMost(cycle ?? undefined, 5000);
       checkpoints.close();
-      resolveDone();
     },
-  };
+  });
+}
+
+/** An `atop_raw` entry's source: what atop-family.ts loads once one is configured. */
+export function createSource(s: AtopRawSourceConfig, ctx: SourceContext): Source {
+  return createAtopRawSource({
+    ...ctx, source: s.type, location: s.location, pattern: s.pattern, command: s.command, labels: s.labels,
+    pollIntervalMs: ctx.read.pollIntervalMs, segmentBytes: ctx.read.segmentBytes,
+  });
 }

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import type { Segment } from '../../bus/bus.js';
 import { createAtopParser } from '../../../parsers/atop/index.js';
 import { rowsOf } from '../../../test/support/segments.js';
-import { createFileSource, type FileSource } from '../file-source.js';
+import { scanCounter } from '../../../test/support/source-scans.js';
+import { until, type CountedSource } from '../../../test/support/torture-support.js';
+import { createFileSource } from '../file-source.js';
+import { createAtopRowBuilder } from './atop-rows.js';
 import { silentSourceEvents } from '../source-events.js';
 import { atopSourceParts } from './atop-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
@@ -47,21 +50,15 @@ function setup(t: { teardown(fn: () => void): void }) {
   return { file: join(root, 'atop.txt'), cp: join(root, 'checkpoints') };
 }
 
-function source(file: string, cp: string, segments: Segment[]): FileSource {
-  return createFileSource({
-    source: 'atop', family: 'atop', host: 'h', checkpointDir: cp,
-    ...atopSourceParts({ location: file, pattern: '*.txt', idle_finish_ms: 200 }, 'h'),
+function source(file: string, cp: string, segments: Segment[]): CountedSource {
+  const parts = atopSourceParts({ location: file, pattern: '*.txt', idle_finish_ms: 200 }, 'h');
+  const scans = scanCounter();
+  const source = createFileSource({
+    source: 'atop', family: 'atop', createRows: createAtopRowBuilder, host: 'h', checkpointDir: cp, ...parts, discover: scans.counting(parts.discover),
     publish: async (s) => { segments.push(s); }, events: silentSourceEvents, mode: 'follow', pollIntervalMs: 50,
     segmentBytes: 1 << 20, maxInFlightPerFile: 2, readChunkBytes: 64 * 1024, backfillConcurrency: 1,
   });
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return Object.assign(source, { scanned: scans.scanned });
 }
 
 const records = (segments: Segment[]): number => segments.reduce((n, s) => n + s.records, 0);
@@ -77,7 +74,7 @@ test('a file atop appends to is cut into segments of whole samples, and a restar
   const first = source(file, cp, segments);
   await first.start();
   await until('the since-boot sample', () => records(segments) === 5);
-  await new Promise((r) => setTimeout(r, 300));
+  await first.scanned();
   t.is(records(segments), 5, 'the half-written sample waits for its SEP');
   t.deepEqual(stored(segments), [], 'the since-boot sample is not stored as rates');
   t.is(segments.at(-1)?.end, s0.length);

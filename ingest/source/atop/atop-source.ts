@@ -4,7 +4,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createAtopParser } from '../../../parsers/atop/index.js';
-import type { FileSourceOptions } from '../file-source.js';
+import { createFileSource, type FileSourceOptions } from '../file-source.js';
+import type { Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import type { AtopSourceConfig } from './atop-source-config.js';
 import { globRegex } from '../apdex/apdex-source.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
 
@@ -39,4 +42,16 @@ export function atopSourceParts(s: AtopSourceSettings, host: string): Pick<FileS
       return idleMs >= s.idle_finish_ms && allPaths.indexOf(path) < allPaths.length - 1;
     },
   };
+}
+
+/** An `atop` entry's source: what atop-family.ts loads once one is configured. */
+export function createSource(s: AtopSourceConfig, ctx: SourceContext): Source {
+  return createFileSource({
+    ...ctx, ...ctx.read, source: s.type,
+    ...atopSourceParts({ location: s.location, pattern: s.pattern, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
+  });
+}
+
+export function listFiles(s: AtopSourceConfig): Promise<string[]> {
+  return listAtopFiles(s.location, s.pattern);
 }

@@ -9,11 +9,13 @@
 // checkpoint is kept and no sample can be stored twice.
 import type { Readable } from 'node:stream';
 import { createAtopParser } from '../../../parsers/atop/index.js';
-import type { Segment } from '../../bus/bus.js';
+import type { Family, Segment } from '../../bus/bus.js';
 import { segmentId } from '../../bus/bus.js';
-import { rowsOfRecords } from '../../rows/families.js';
+import { buildRows, type RowBuilder } from '../../rows/row-builder.js';
 import { ConfigError, SourceError } from '../../errors/errors.js';
-import type { FileSource } from '../file-source.js';
+import { runSource, type Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import type { AtopSpawnSourceConfig } from './atop-spawn-source-config.js';
 import type { SourceEvents } from '../source-events.js';
 import { fnv1a64Hex } from '../fingerprint.js';
 import { holdUntilSampleEnd } from './atop-samples.js';
@@ -30,21 +32,21 @@ export interface AtopSpawnSourceOptions {
   host: string;
   /** Written into every record's origin and error: `atop_spawn`. */
   source: string;
+  /** The family its segments carry, and a builder of its rows (its descriptor's). */
+  family: Family;
+  createRows(): RowBuilder;
   publish(segment: Segment): Promise<void>;
   events: SourceEvents;
   mode: 'follow' | 'backfill';
 }
 
-export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
+export function createAtopSpawnSource(o: AtopSpawnSourceOptions): Source {
   if (o.mode === 'backfill') {
     throw new ConfigError('an atop_spawn source samples this host live: run it with `perfpipe run` or `perfpipe agent`, not `ingest`');
   }
   const args = ['-P', o.labels.join(','), String(o.interval_s)];
   const abort = new AbortController();
   let atop: AtopProcess | null = null;
-  let stopping: Promise<void> | null = null;
-  let resolveDone: () => void = () => {};
-  const donePromise = new Promise<void>((r) => { resolveDone = r; });
 
   /** One run's output, published sample by sample; true once it delivered an interval sample. */
   async function read(stdout: Readable, run: AtopRun): Promise<boolean> {
@@ -60,8 +62,8 @@ export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
       if (out.events.length === 0 && out.errors.length === 0) continue;
       const end = parser.settled;
       const segment: Segment = {
-        id: segmentId(o.host, fileKey, start, end), family: 'atop', host: o.host, source: o.source,
-        file, file_key: fileKey, start, end, ...rowsOfRecords('atop', out.events), errors: out.errors,
+        id: segmentId(o.host, fileKey, start, end), family: o.family, host: o.host, source: o.source,
+        file, file_key: fileKey, start, end, ...buildRows(o.createRows, out.events), errors: out.errors,
       };
       if (!(await publishUntilAcked(o.publish, segment, o.events, abort.signal, end - start))) break;
       start = end;
@@ -72,10 +74,8 @@ export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
     return healthy;
   }
 
-  return {
-    totalBytes: 0,
-    async start() {
-      if (atop !== null || stopping !== null) return;
+  return runSource(abort, {
+    begin() {
       atop = superviseAtop({
         command: o.command, args, read, maxBackoffMs: o.restart_backoff_max_s * 1000,
         ended: (run, reason, retryMs) => o.events.readFailed(
@@ -83,16 +83,19 @@ export function createAtopSpawnSource(o: AtopSpawnSourceOptions): FileSource {
           new SourceError(`${reason}; starting it again in ${retryMs / 1000} s`, o.command),
         ),
       });
+      return null;
     },
-    done: () => donePromise,
-    stop() {
-      stopping ??= (async () => {
-        abort.abort();
-        // atop is gone once this resolves; a publish still with the bus gets 5 s to be acknowledged.
-        await waitAtMost(atop?.stop(), 5000);
-        resolveDone();
-      })();
-      return stopping;
+    async end() {
+      // atop is gone once this resolves; a publish still with the bus gets 5 s to be acknowledged.
+      await waitAtMost(atop?.stop(), 5000);
     },
-  };
+  });
+}
+
+/** An `atop_spawn` entry's source: what atop-family.ts loads once one is configured. */
+export function createSource(s: AtopSpawnSourceConfig, ctx: SourceContext): Source {
+  return createAtopSpawnSource({
+    ...ctx, source: s.type, command: s.location, interval_s: s.interval_s, labels: s.labels,
+    restart_backoff_max_s: s.restart_backoff_max_s,
+  });
 }

@@ -1,11 +1,21 @@
-// PostgreSQL's live waits (pg_stat_activity, pg_wait_sampling) as a source family (ingest/families/registry.ts): it
-// samples a server instead of reading a file, so it has no checkpoint and tells its own telemetry (events.ts).
-import type { FileSource } from '../file-source.js';
-import type { SourceContext } from '../source-context.js';
-import type { PgActivitySourceConfig } from './config.js';
-import type { PgActivityEvents } from './events.js';
-import { createPgActivitySource } from './pg-activity-source.js';
+// PostgreSQL's live waits (pg_stat_activity, pg_wait_sampling) as a data family (docs/adding-a-family.md): a
+// `pg_activity` entry samples a server instead of reading a file; each sample becomes pg_activity and pg_wait_samples
+// rows (pg-activity-rows.ts).
+import { PgActivitySampleSchema } from '../../../schemas/pg-activity-sample.js';
+import { PG_ACTIVITY, PG_WAIT_SAMPLES } from '../../../schemas/pg-activity-row.js';
+import { defineFamily, sourceKind } from '../family.js';
+import { PgActivitySourceConfigSchema } from './config.js';
+import { createPgActivityRowBuilder } from './pg-activity-rows.js';
 
-export function createSource(s: PgActivitySourceConfig, ctx: SourceContext & { activity: PgActivityEvents }): FileSource {
-  return createPgActivitySource({ config: s, host: ctx.host, mode: ctx.mode, publish: ctx.publish, events: ctx.events, activity: ctx.activity });
-}
+export const PG_ACTIVITY_FAMILY = defineFamily({
+  family: 'pg_activity',
+  events: PgActivitySampleSchema,
+  tables: [PG_ACTIVITY, PG_WAIT_SAMPLES],
+  rows: createPgActivityRowBuilder,
+  retention: {
+    key: 'pg_activity_days', days: 30, rollups: ['pg_wait_minute'],
+    about: 'Days pg_activity and pg_wait_samples keep a sample of PostgreSQL\'s backends (the `pg_activity` source). Default 30.',
+  },
+  // Its location is the server's URL, and the server is all it reads.
+  sources: [sourceKind({ schema: PgActivitySourceConfigSchema, load: () => import('./pg-activity-source.js'), locationIsPath: false })],
+});

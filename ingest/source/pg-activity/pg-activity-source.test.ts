@@ -2,7 +2,8 @@
 // resumes, bad credentials are said once in a sentence that names the fix, a sample that outlasts its interval
 // skips ticks instead of queueing them, and pg_wait_sampling's history is read when the extension is loaded.
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,7 +12,8 @@ import type { SourceError } from '../../errors/errors.js';
 import { silentSourceEvents } from '../source-events.js';
 import { PgActivitySourceConfigSchema } from './config.js';
 import { createPgActivitySource } from './pg-activity-source.js';
-import type { PgActivityEvents } from './events.js';
+import { createPgActivityRowBuilder } from './pg-activity-rows.js';
+import type { PgActivityEvents } from '../source-events.js';
 import { PG_ACTIVITY, PG_WAIT_SAMPLES } from '../../../schemas/pg-activity-row.js';
 import { RowBinaryReader } from '../../../schemas/row-binary.js';
 import { missingPostgres, pgBinDir, testIf } from '../../../test/support/prerequisites.js';
@@ -38,6 +40,7 @@ function sampler(connection: string, extra: Record<string, unknown> = {}) {
   };
   const source = createPgActivitySource({
     config: PgActivitySourceConfigSchema.parse({ type: 'pg_activity', connection, ...extra }), host: 'db-host', mode: 'follow',
+    family: 'pg_activity', createRows: createPgActivityRowBuilder,
     publish: async (s) => { rec.segments.push(s); }, events: silentSourceEvents, activity,
   });
   return { source, rec };
@@ -64,6 +67,22 @@ const urlOf = (c: PgCluster, user = 'postgres') => `postgresql://${user}@127.0.0
 
 const serial = testIf(missingPostgres(), { serial: true });
 
+/** Connections the server received over TCP (log_connections on): the sampler's attempts; psql uses the socket. */
+const tcpConnections = (c: PgCluster): number =>
+  (readFileSync(join(c.dir, 'pg_ctl.log'), 'utf8').match(/connection received: host=127\.0\.0\.1/g) ?? []).length;
+
+/** A listener on a stopped server's port that counts the connections made to it and drops each at once. */
+async function countAttempts(port: number): Promise<{ count: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const counted = { count: 0 };
+  const server = createServer((socket) => { counted.count += 1; socket.destroy(); });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '127.0.0.1', resolve); });
+  server.on('connection', (socket) => sockets.add(socket));
+  return Object.assign(counted, {
+    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  });
+}
+
 serial('a restarted server is waited out with backoff; sampling resumes and each sample is its own segment', async (t) => {
   const c = cluster();
   const { source, rec } = sampler(urlOf(c), { interval_ms: 200, reconnect_max_ms: 1000 });
@@ -71,13 +90,16 @@ serial('a restarted server is waited out with backoff; sampling resumes and each
   try {
     await waitFor(() => rec.segments.length >= 3, 'three samples', 20_000);
     c.stop();
-    await new Promise((r) => setTimeout(r, 3000));
+    // While the server is down a listener on its port counts the sampler's attempts (and drops each at once).
+    const attempts = await countAttempts(c.port);
+    await waitFor(() => attempts.count >= 3, 'three reconnect attempts while the server is down', 20_000);
+    await attempts.close();
     const during = rec.segments.length;
     c.start();
     await waitFor(() => rec.segments.length >= during + 3, 'samples after the restart', 20_000);
     t.deepEqual(rec.connected.slice(0, 2), [false, true], 'connected, then connected again');
     // Several reconnect attempts while the server was down, each problem said once.
-    t.true(rec.failed.length >= 1 && rec.failed.length <= 3, rec.failed.map((e) => e.message).join('\n'));
+    t.true(rec.failed.length >= 1 && rec.failed.length <= 3, `${attempts.count} attempts: ${rec.failed.map((e) => e.message).join('\n')}`);
     t.regex(rec.failed.at(-1)!.message, /^PostgreSQL at 127\.0\.0\.1:\d+\/postgres cannot be reached: .*(ECONNREFUSED|terminat)/);
     const ids = rec.segments.map((s) => s.id);
     t.is(new Set(ids).size, ids.length, 'one segment id per sample');
@@ -91,7 +113,7 @@ serial('a restarted server is waited out with backoff; sampling resumes and each
 });
 
 serial('bad credentials are one clear error naming the fix, however often it retries; the right password from PGPASSFILE connects', async (t) => {
-  const c = cluster({ password_encryption: "'scram-sha-256'" });
+  const c = cluster({ password_encryption: "'scram-sha-256'", log_connections: 'on' });
   await c.psql(["CREATE ROLE perf LOGIN PASSWORD 'right' IN ROLE pg_read_all_stats"]);
   // The sampler's user must give a password over TCP; the test's own psql keeps the socket (trust).
   writeFileSync(join(c.dir, 'data', 'pg_hba.conf'), 'local all all trust\nhost all perf 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\n');
@@ -101,8 +123,9 @@ serial('bad credentials are one clear error naming the fix, however often it ret
     delete process.env.PGPASSWORD;
     process.env.PGPASSFILE = join(work, 'no-such-pgpass');
     const none = sampler(urlOf(c, 'perf'), { reconnect_max_ms: 500 });
+    let from = tcpConnections(c);
     await none.source.start();
-    await new Promise((r) => setTimeout(r, 2500));
+    await waitFor(() => tcpConnections(c) >= from + 3, 'three attempts without a password', 20_000);
     await none.source.stop();
     t.is(none.rec.failed.length, 1, none.rec.failed.map((e) => e.message).join('\n'));
     t.is(none.rec.failed[0]!.message, `PostgreSQL at 127.0.0.1:${c.port}/postgres asks for a password and none is set: put it in PGPASSWORD or a ~/.pgpass line (the URL must not hold it); retrying every few seconds quietly`);
@@ -110,8 +133,9 @@ serial('bad credentials are one clear error naming the fix, however often it ret
 
     process.env.PGPASSWORD = 'wrong';
     const wrong = sampler(urlOf(c, 'perf'), { reconnect_max_ms: 500 });
+    from = tcpConnections(c);
     await wrong.source.start();
-    await new Promise((r) => setTimeout(r, 2500));
+    await waitFor(() => tcpConnections(c) >= from + 3, 'three attempts with the wrong password', 20_000);
     await wrong.source.stop();
     t.is(wrong.rec.failed.length, 1);
     t.is(wrong.rec.failed[0]!.message, `PostgreSQL at 127.0.0.1:${c.port}/postgres: password authentication failed (28P01: password authentication failed for user "perf"); check PGPASSWORD or ~/.pgpass and pg_hba.conf; retrying quietly`);
@@ -148,10 +172,10 @@ serial('a sample slower than its interval skips ticks instead of queueing behind
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE pg_authid IN ACCESS EXCLUSIVE MODE');
     const before = rec.segments.length;
-    await new Promise((r) => setTimeout(r, 3000));
+    // The sampler ticks on: eight ticks skipped behind the slow samples (about 3 s at 200 ms) prove it kept trying.
+    await waitFor(() => rec.skipped >= 8, 'eight ticks skipped', 20_000);
     await locker.query('COMMIT');
     t.true(rec.segments.length - before <= 1, 'no samples while the catalog was locked');
-    t.true(rec.skipped >= 8, `${rec.skipped} ticks skipped in 3 s at 200 ms`);
     t.is(rec.failed.length, 1, 'the slow samples said once');
     t.regex(rec.failed[0]!.message, /too slow for a sample/);
     const after = rec.segments.length;

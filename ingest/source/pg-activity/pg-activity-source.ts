@@ -7,12 +7,13 @@
 // that outlasts its tick makes the missed ticks be skipped (counted), never queued, so a slow server is asked once
 // at a time. A failure closes the session and waits with backoff (500 ms doubling to reconnect_max_ms) before
 // connecting again; each distinct problem is reported once, the recovery once.
-import type { Segment } from '../../bus/bus.js';
+import type { Family, Segment } from '../../bus/bus.js';
 import { segmentId } from '../../bus/bus.js';
-import { rowsOfRecords } from '../../rows/families.js';
+import { buildRows, type RowBuilder } from '../../rows/row-builder.js';
 import { ConfigError, type SourceError } from '../../errors/errors.js';
 import type { PgActivitySample } from '../../../schemas/pg-activity-sample.js';
-import type { FileSource } from '../file-source.js';
+import { runSource, type Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
 import type { SourceEvents } from '../source-events.js';
 import { fnv1a64Hex } from '../fingerprint.js';
 import { publishUntilAcked } from '../publish-until-acked.js';
@@ -21,11 +22,14 @@ import { backoffMs } from '../../retry/backoff.js';
 import type { PgActivitySourceConfig } from './config.js';
 import { openSession, type PgSession } from './session.js';
 import { classifyFailure, serverName } from './connection-errors.js';
-import type { PgActivityEvents } from './events.js';
+import type { PgActivityEvents } from '../source-events.js';
 
 export interface PgActivitySourceOptions {
   config: PgActivitySourceConfig;
   host: string;
+  /** The family its segments carry, and a builder of its rows (its descriptor's). */
+  family: Family;
+  createRows(): RowBuilder;
   publish(segment: Segment): Promise<void>;
   events: SourceEvents;
   activity: PgActivityEvents;
@@ -34,7 +38,7 @@ export interface PgActivitySourceOptions {
 
 const FIRST_BACKOFF_MS = 500;
 
-export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
+export function createPgActivitySource(o: PgActivitySourceOptions): Source {
   if (o.mode === 'backfill') {
     throw new ConfigError('a pg_activity source samples a live server: run it with `perfpipe run` or `perfpipe agent`, not `ingest`');
   }
@@ -43,15 +47,12 @@ export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
   const fileKey = `pg_activity-${fnv1a64Hex(Buffer.from(`${o.host}|${server}`))}`;
   const abort = new AbortController();
   let loop: Promise<void> | null = null;
-  let stopping: Promise<void> | null = null;
-  let resolveDone: () => void = () => {};
-  const donePromise = new Promise<void>((r) => { resolveDone = r; });
 
   function segmentOf(sample: PgActivitySample): Segment {
     const at = Math.round(sample.sampled_at_ms);
     return {
-      id: segmentId(o.host, fileKey, at, at + 1), family: 'pg_activity', host: o.host, source: 'pg_activity',
-      file: server, file_key: fileKey, start: at, end: at + 1, ...rowsOfRecords('pg_activity', [sample]), errors: [],
+      id: segmentId(o.host, fileKey, at, at + 1), family: o.family, host: o.host, source: 'pg_activity',
+      file: server, file_key: fileKey, start: at, end: at + 1, ...buildRows(o.createRows, [sample]), errors: [],
     };
   }
 
@@ -119,21 +120,19 @@ export function createPgActivitySource(o: PgActivitySourceOptions): FileSource {
     await (session as PgSession | null)?.close();
   }
 
-  return {
-    totalBytes: 0,
-    async start() {
-      if (loop !== null || stopping !== null) return;
+  // A live source never finishes on its own: done once stopped.
+  return runSource(abort, {
+    begin() {
       loop = run().catch((error: unknown) => o.activity.failed(server, classifyFailure(error, server).error, 0));
+      return null;
     },
-    // A live source never finishes on its own: done once stopped.
-    done: () => donePromise,
-    stop() {
-      stopping ??= (async () => {
-        abort.abort();
-        await loop;
-        resolveDone();
-      })();
-      return stopping;
+    async end() {
+      await loop;
     },
-  };
+  });
+}
+
+/** A `pg_activity` entry's source: what pg-activity-family.ts loads once one is configured. */
+export function createSource(s: PgActivitySourceConfig, ctx: SourceContext): Source {
+  return createPgActivitySource({ ...ctx, config: s });
 }

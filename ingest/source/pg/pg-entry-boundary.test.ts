@@ -9,7 +9,7 @@ import { createPgEpisodeStream } from '../../../parsers/pg/episode-stream.js';
 import { createPgParser } from '../../../parsers/pg/index.js';
 import { compilePrefix } from '../../../parsers/pg/prefix.js';
 import type { PgStreamEvent } from '../../../schemas/pg-stream-event.js';
-import { createPgRowBuilder } from '../../rows/pg-rows.js';
+import { createPgRowBuilder } from './pg-rows.js';
 import { pgSourceParts } from './pg-source.js';
 import { startsNewEntry } from './pg-entry-boundary.js';
 
@@ -42,6 +42,8 @@ const bytes = Buffer.from(LOG);
 const withPeek = (offset: number) => pgSourceParts({
   location: dir, format: 'stderr', prefix: '%m [%p] ', filename: 'postgresql-*', tz: null, idle_finish_ms: 0,
 }, 'h').createParser(file, identity, offset, createPgRowBuilder()) as IncrementalParser<PgStreamEvent>;
+const detected = pgSourceParts({ location: dir, format: null, prefix: null, filename: 'postgresql-*', tz: null, idle_finish_ms: 0 }, 'h', 'backfill');
+const withFoundPrefix = (offset: number) => detected.createParser(file, identity, offset, createPgRowBuilder()) as IncrementalParser<PgStreamEvent>;
 const withoutPeek = (offset: number) => createPgEpisodeStream(createPgParser({ host: 'h', source: 'pg', file, file_key: 'k', offset, format: 'stderr' }));
 
 const view = (events: PgStreamEvent[]) => events.map((e) => [e.origin.offset, e.kind, e.message, e.detail, e.statement, e.lock_episodes.map((ep) => ep.outcome)]);
@@ -76,6 +78,14 @@ test('every segment replays to the same entries with the peek, for reads of any 
 
 test('without the peek, replays that stop where the next entry begins lose their last entry (the test can fail)', (t) => {
   t.true([17, 64, 100, 211, 512].some((chunk) => mismatches(withoutPeek, chunk) > 0));
+});
+
+test('with no prefix given, the one the first lines show is found and every segment replays the same', async (t) => {
+  t.deepEqual(await detected.discover(), [file]);
+  for (const chunk of [17, 211, 4096]) t.is(mismatches(withFoundPrefix, chunk), 0, `reads of ${chunk} bytes`);
+  const found = withFoundPrefix(0);
+  const alone = withoutPeek(0);
+  t.deepEqual(view([...found.push(bytes).events, ...found.finish().events]), view([...alone.push(bytes).events, ...alone.finish().events]));
 });
 
 test('reading whole or in pieces gives the same entries as the parser alone', (t) => {

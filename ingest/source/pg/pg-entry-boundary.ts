@@ -52,20 +52,34 @@ export function startsNewEntry(bytes: Buffer, matcher: PrefixMatcher): boolean |
   return null;
 }
 
+/**
+ * `matcher` gives the prefix of the parser `make` builds next. A young log's found prefix can change as it grows
+ * (pg-file-readings.ts): the new one takes over at the next entry boundary, at the latest before bytes that begin
+ * a new entry under it are pushed.
+ */
 export function createEntryBoundaryParser(
-  make: (offset: number) => IncrementalParser<PgEvent>, offset: number, matcher: PrefixMatcher, peek: (offset: number) => Buffer | null,
+  make: (offset: number) => IncrementalParser<PgEvent>, offset: number, matcher: () => PrefixMatcher, peek: (offset: number) => Buffer | null,
 ): IncrementalParser<PgEvent> {
+  let used = matcher();
   let inner = make(offset);
   let pos = offset;
+  const remake = (): ParseOutput<PgEvent> => {
+    const rest = inner.finish();
+    used = matcher();
+    inner = make(pos);
+    return rest;
+  };
   return {
     push(chunk) {
-      const out: ParseOutput<PgEvent> = inner.push(chunk);
+      const before = matcher() !== used && (inner.settled >= pos || startsNewEntry(chunk, matcher()) === true) ? remake() : null;
+      const pushed = inner.push(chunk);
+      const out: ParseOutput<PgEvent> = before === null ? pushed
+        : { events: [...before.events, ...pushed.events], errors: [...before.errors, ...pushed.errors] };
       pos += chunk.length;
       if (chunk.length === 0 || chunk[chunk.length - 1] !== 10 || inner.settled >= pos) return out;
       const next = peek(pos);
-      if (next === null || startsNewEntry(next, matcher) !== true) return out;
-      const rest = inner.finish();
-      inner = make(pos);
+      if (next === null || startsNewEntry(next, matcher()) !== true) return out;
+      const rest = remake();
       return { events: [...out.events, ...rest.events], errors: [...out.errors, ...rest.errors] };
     },
     finish: () => inner.finish(),

@@ -38,7 +38,7 @@ test('a directory lists its log files by modification time, skipping the other d
 
 test('a pg source gets its defaults, and a mistake names its key and what was expected', (t) => {
   t.like(parseConfig({ sources: [{ type: 'pg', location: '/var/log/postgresql' }] }).sources[0], {
-    type: 'pg', location: '/var/log/postgresql', format: 'stderr', prefix: '%m [%p] ', filename: 'postgresql-*', tz: null, idle_finish_s: 60,
+    type: 'pg', location: '/var/log/postgresql', format: null, prefix: null, filename: 'postgresql-*', tz: null, idle_finish_s: 60,
   });
   const e = t.throws(() => parseConfig({ sources: [{ type: 'pg', location: 'x', format: 'syslog', tz: 'MSK+3', prefx: '%m' }] }), { instanceOf: ConfigError });
   t.is(e?.message, [

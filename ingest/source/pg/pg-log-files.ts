@@ -47,9 +47,18 @@ const OTHER_DESTINATIONS = /\.(csv|json)$/;
  * The matching files of `dir`, in the order the collector wrote them: by modification time, then name (a reused
  * `%a` name is truncated and rewritten, so it sorts by its new mtime). Missing directory = no files yet. A log file
  * given as the location is read whatever its name: the user named it (`--pg /var/log/postgresql/postgresql.log`).
+ * No format given: the stderr files, else the csvlog files, else the jsonlog files (a server writing several
+ * destinations writes each event to each).
  */
-export async function listPgLogFiles(dir: string, filename: string, format: PgFileFormat): Promise<string[]> {
+export async function listPgLogFiles(dir: string, filename: string, format: PgFileFormat | null): Promise<string[]> {
   if ((await stat(dir).catch(() => null))?.isFile()) return [dir];
+  if (format === null) {
+    for (const f of ['stderr', 'csvlog', 'jsonlog'] as const) {
+      const found = await listPgLogFiles(dir, filename, f);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
   const re = filenameRegex(filename, format);
   let names: string[];
   try {

@@ -1,13 +1,23 @@
-// The technological journal as a source family (ingest/families/registry.ts): a `tj` config entry → its file source.
-import { createFileSource, type FileSource } from '../file-source.js';
-import type { SourceContext } from '../source-context.js';
-import type { TjSourceConfig } from './tj-source-config.js';
-import { tjSourceParts } from './tj-source.js';
+// The technological journal as a data family (docs/adding-a-family.md): `tj` entries tail 1C's journal files, and
+// each event becomes a tj_events row, encoded straight from the file's bytes (tj-rows.ts).
+import { TjEventSchema } from '../../../schemas/tj-event.js';
+import { TJ_EVENTS } from '../../../schemas/tj-row.js';
+import { defineFamily, sourceKind } from '../family.js';
+import { MAX_DEPTH, TjSourceConfigSchema } from './tj-source-config.js';
+import { createTjRowBuilder } from './tj-rows.js';
 
-export function createSource(s: TjSourceConfig, ctx: SourceContext): FileSource {
-  return createFileSource({
-    source: s.type, family: 'tj', host: ctx.host, checkpointDir: ctx.checkpointDir, publish: ctx.publish, events: ctx.events, mode: ctx.mode,
-    ...tjSourceParts({ location: s.location, tz: s.tz, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
-    ...ctx.read,
-  });
-}
+export const TJ_FAMILY = defineFamily({
+  family: 'tj',
+  events: TjEventSchema,
+  tables: [TJ_EVENTS],
+  rows: createTjRowBuilder,
+  retention: {
+    key: 'tj_days', days: 30, recompress: true, rollups: ['tj_lock_minute', 'tj_call_minute', 'tj_sql_hour', 'tj_sql_minute', 'tj_sql_context_minute', 'tj_sql_text'],
+    about: 'Days tj_events keeps an event after it was ingested (an old journal read today is kept). 0 keeps it for ever. Default 30.',
+  },
+  sources: [sourceKind({
+    schema: TjSourceConfigSchema,
+    load: () => import('./tj-source.js'),
+    unmatched: (_s, seen) => `no *.log file in it or in its folders (up to ${MAX_DEPTH} levels down); ${seen}`,
+  })],
+});

@@ -4,9 +4,13 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { hourFromFileName } from '../../../parsers/tj/index.js';
 import { createTjRowParser } from '../../rows/tj-row-encoder.js';
-import { createTjRowBuilder, type TjRowBuilder } from '../../rows/tj-rows.js';
+import { createTjRowBuilder, type TjRowBuilder } from './tj-rows.js';
 import { matchHeader } from '../../../parsers/tj/header.js';
-import type { FileSourceOptions } from '../file-source.js';
+import { createFileSource, type FileSourceOptions } from '../file-source.js';
+import type { Source } from '../source.js';
+import type { SourceContext } from '../source-context.js';
+import { MAX_DEPTH, type TjSourceConfig } from './tj-source-config.js';
+import { tjLocationZone } from './tj-zone.js';
 
 export interface TjSourceSettings {
   location: string;
@@ -16,9 +20,6 @@ export interface TjSourceSettings {
   /** A file not grown for this long is finished once a newer hour file exists beside it. */
   idle_finish_ms: number;
 }
-
-/** Folders below the location that are searched: `<location>/<process>_<pid>/` and a few levels more for copied trees. */
-export const MAX_DEPTH = 6;
 
 /**
  * Lists TJ files under a location, oldest hour first: `*.log` files at any depth up to MAX_DEPTH (the
@@ -79,4 +80,16 @@ export function tjSourceParts(
       return allPaths.some((p) => dirname(p) === dir && basename(p) > name);
     },
   };
+}
+
+/** A `tj` entry's source: what tj-family.ts loads once one is configured. */
+export function createSource(s: TjSourceConfig, ctx: SourceContext): Source {
+  return createFileSource({
+    ...ctx, ...ctx.read, source: s.type,
+    ...tjSourceParts({ location: s.location, tz: s.tz ?? tjLocationZone(s.location).zone, hour: s.hour, idle_finish_ms: s.idle_finish_s * 1000 }, ctx.host),
+  });
+}
+
+export function listFiles(s: TjSourceConfig): Promise<string[]> {
+  return discoverTjFiles(s.location);
 }

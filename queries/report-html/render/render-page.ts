@@ -1,5 +1,5 @@
 // The HTML report as one self-contained file: header with run and window, headline numbers, then one section per
-// report (APDEX, 1C locks, PostgreSQL locks, atop, a run comparison, or the run history). Pure: a ReportPage in, a string out. The
+// report (APDEX, 1C locks, PostgreSQL locks, atop, top statements, errors, what changed, a run comparison, or the run history). Pure: a ReportPage in, a string out. The
 // page has no script and loads nothing: charts are inline SVG and the stylesheet is inline.
 import type { ReportPage } from '../report-page.js';
 import { esc } from '../html.js';
@@ -13,17 +13,23 @@ import { pgLocksSection } from '../sections/pg-locks-section.js';
 import { pgWaitsSection } from '../sections/pg-waits-section.js';
 import { runsSection } from '../sections/runs-section.js';
 import { summaryCards } from '../sections/summary.js';
+import { sqlSection } from '../sections/sql-section.js';
+import { errorsSection } from '../sections/errors-section.js';
+import { changesSection } from '../sections/changes-section.js';
 
 export function renderReportPage(page: ReportPage): string {
   const tz = page.timeZone;
   const sections: Array<[string, string, string]> = [];
   if (page.runs) sections.push(['runs', 'Run history', runsSection(page.runs, page)]);
   if (page.compare) sections.push(['compare', 'Run comparison', compareSection(page.compare, page)]);
+  if (page.changes) sections.push(['changes', 'What changed', changesSection(page.changes, page)]);
   if (page.apdex) sections.push(['apdex', 'APDEX', apdexSection(page.apdex, page)]);
   if (page.locks) sections.push(['locks', '1C managed locks', locksSection(page.locks, page)]);
   if (page.pg) sections.push(['pg-locks', 'PostgreSQL locks', pgLocksSection(page.pg, page)]);
   if (page.pgWaits) sections.push(['pg-waits', 'PostgreSQL waits', pgWaitsSection(page.pgWaits, page)]);
   if (page.atop) sections.push(['atop', 'Hosts (atop)', atopSection(page.atop, page)]);
+  if (page.sql) sections.push(['sql', 'Top statements', sqlSection(page.sql, page)]);
+  if (page.errors) sections.push(['errors', 'Errors', errorsSection(page.errors, page)]);
   const meta: Array<[string, string]> = [];
   if (page.run !== null) meta.push(['Run', esc(page.run)]);
   meta.push(['Window', esc(windowText(page.window, tz))], ['Times in', esc(zoneLabel(page.window.from * 1000, tz))], ['Generated', esc(formatInstant(page.generatedAt, tz).slice(0, 19))]);

@@ -7,12 +7,11 @@
 // stays below 2^32 until 2106. A manual override is written with the Unix **milliseconds** of the change, which
 // exceeds 2^32 for any change after 1970-02-19, so an export row never beats it. An override with a small
 // hand-picked version (tests use 2, 3…) is beaten by any export — use milliseconds.
-import type { ApdexKeyOperation, ApdexRecord } from '../../schemas/apdex-measurement.js';
-import {
-  APDEX_MEASUREMENTS, type ApdexRow, apdexMeasurementToRow, KEY_OPERATIONS, type KeyOperationRow, keyOperationToRow,
-} from '../../schemas/apdex-row.js';
-import type { RowBuilder } from './row-builder.js';
-import { TableWriter, takeAll } from './table-writer.js';
+import type { ApdexKeyOperation, ApdexMeasurement, ApdexRecord } from '../../../schemas/apdex-measurement.js';
+import { APDEX_MEASUREMENTS, type ApdexRow, KEY_OPERATIONS, type KeyOperationRow } from '../../../schemas/apdex-row.js';
+import { clickhouseTime } from '../../../schemas/clickhouse-time.js';
+import type { RowBuilder } from '../../rows/row-builder.js';
+import { TableWriter, takeAll } from '../../rows/table-writer.js';
 
 /** The largest version an export row can carry: manual overrides start above it. */
 export const MAX_EXPORT_VERSION = 2 ** 32 - 1;
@@ -65,5 +64,27 @@ export function createApdexRowBuilder(): RowBuilder {
       for (const r of rows.settings) settings.write(r);
       return { records, tables: takeAll([measurements, settings]) };
     },
+  };
+}
+
+const chTime = (iso: string): string => clickhouseTime(iso);
+
+export function apdexMeasurementToRow(m: ApdexMeasurement): ApdexRow {
+  return {
+    ts_start: chTime(m.ts_start), duration_us: m.duration_us, operation: m.operation, operation_name: m.operation_name,
+    operation_uid: m.operation_uid, target_s: m.target_s,
+    // A negative priority cannot be stored as UInt32 and has no SSL meaning: treated as not given.
+    priority: m.priority !== null && m.priority >= 0 ? m.priority : null,
+    min_level: m.min_level, long: m.long, comment: m.comment, weight: m.weight, user: m.user,
+    session_number: m.session_number, saved_at: m.saved_at === null ? null : chTime(m.saved_at), failed: m.failed,
+    host: m.origin.host, file: m.origin.file, file_key: m.origin.file_key, file_offset: m.origin.offset,
+  };
+}
+
+/** Settings found in an export, as a `key_operations` row with the given version (source `export`). */
+export function keyOperationToRow(k: ApdexKeyOperation, version: number): KeyOperationRow {
+  return {
+    name: k.operation, description: k.operation_name, target_s: k.target_s,
+    priority: k.priority !== null && k.priority >= 0 ? k.priority : null, min_level: k.min_level, source: 'export', version,
   };
 }

@@ -1,13 +1,13 @@
 // A `tj` segment's rows: one tj_events row per event (schemas/tj-row.ts decides the typed columns). A TJ source
-// encodes them straight from the file's bytes (tj-row-encoder.ts) into this builder's writer; events that arrive
-// parsed (older agents' messages, tests) take the string path of tjEventToRow.
-import type { TjEvent } from '../../schemas/tj-event.js';
-import { TJ_EVENTS } from '../../schemas/tj-row.js';
-import { processFromPath, tjEventToRow } from './tj-event-to-row.js';
-import type { RowBinaryWriter } from '../../schemas/row-binary.js';
-import type { RowBuilder } from './row-builder.js';
-import { TableWriter } from './table-writer.js';
-import type { TjRowTarget } from './tj-row-encoder.js';
+// encodes them straight from the file's bytes (ingest/rows/tj-row-encoder.ts) into this builder's writer; events
+// that arrive parsed (older agents' messages, tests) take the string path of tjEventToRow.
+import type { TjEvent } from '../../../schemas/tj-event.js';
+import { TJ_EVENTS } from '../../../schemas/tj-row.js';
+import { processFromPath, tjEventToRow } from '../../rows/tj-event-to-row.js';
+import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
+import type { RowBuilder } from '../../rows/row-builder.js';
+import { TableWriter } from '../../rows/table-writer.js';
+import type { TjRowTarget } from '../../rows/tj-row-encoder.js';
 
 export interface TjRowBuilder extends RowBuilder, TjRowTarget {}
 

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { createApdexParser } from '../../parsers/apdex/index.js';
-import { encodeExport, writeApdexExport } from '../../simulate/apdex-export.js';
-import { FIXTURE_LATE, FIXTURE_OPERATIONS, FIXTURE_START_MS } from '../../simulate/apdex-fixture.js';
-import type { ApdexRecord } from '../../schemas/apdex-measurement.js';
+import { createApdexParser } from '../../../parsers/apdex/index.js';
+import { encodeExport, writeApdexExport } from '../../../simulate/apdex-export.js';
+import { FIXTURE_LATE, FIXTURE_OPERATIONS, FIXTURE_START_MS } from '../../../simulate/apdex-fixture.js';
+import type { ApdexRecord } from '../../../schemas/apdex-measurement.js';
 import { apdexRows, MAX_EXPORT_VERSION } from './apdex-rows.js';
-import { rowsOfRecords } from './families.js';
-import { rowsOf } from '../../test/support/segments.js';
+import { rowsOfRecords } from '../../families/registry.js';
+import { rowsOf } from '../../../test/support/segments.js';
 
 function recordsOf(xml: string): ApdexRecord[] {
   const parser = createApdexParser({ host: 'h', source: 'apdex', file: '/e/x.xml', file_key: 'k', offset: 0 });

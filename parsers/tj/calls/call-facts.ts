@@ -1,0 +1,41 @@
+// What the per-thread accountant (thread-accounts.ts) reads of a parsed TJ event: which part of a call it is, its
+// end and duration, its thread and connection, and a CALL's CpuTime and callWait (docs/tj-format.md §4.2–§4.3).
+// The meaning of the properties is decided here, in parsers/tj/, once.
+import type { TjEvent } from '../../../schemas/tj-event.js';
+import { firstValue } from '../properties.js';
+import { sqlHash } from '../sql-shape.js';
+import type { CallFact } from './thread-accounts.js';
+
+/** The DBMS events 1C writes, one per database platform (docs/tj-format.md §4). */
+export const DB_EVENTS: ReadonlySet<string> = new Set(['DBPOSTGRS', 'DBMSSQL', 'DBORACLE', 'DB2', 'DBV8DBEng']);
+
+const INTEGER = /^-?\d+$/;
+
+/** `2026-11-30T09:00:01.123456Z` → epoch µs (exact: the fraction is read as digits, not as a float). */
+export function isoToMicros(iso: string): number {
+  const dot = iso.indexOf('.');
+  const whole = Date.parse(`${dot < 0 ? iso.replace(/Z$/, '') : iso.slice(0, dot)}Z`);
+  const frac = dot < 0 ? '' : iso.slice(dot + 1).replace(/Z$/, '');
+  return whole * 1000 + Number(frac.padEnd(6, '0').slice(0, 6) || '0');
+}
+
+const number = (v: string | undefined): number | null => (v !== undefined && INTEGER.test(v) ? Number(v) : null);
+const key = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
+
+/** `position` defaults to the byte offset in the file; a caller reading several files of one process passes its own order. */
+export function callFact(e: TjEvent, position = e.origin.offset): CallFact {
+  const p = e.properties;
+  const kind: CallFact['kind'] = e.event === 'CALL' ? 'call'
+    : DB_EVENTS.has(e.event) ? 'db'
+      // A TLOCK that waited names the connections it waited for (§5.1); a granted one leaves WaitConnections empty.
+      : e.event === 'TLOCK' && (firstValue(p, 'WaitConnections') ?? '') !== '' ? 'lock_wait' : 'other';
+  const sql = kind === 'db' ? firstValue(p, 'Sql') : undefined;
+  return {
+    kind, end_us: isoToMicros(e.ts), duration_us: e.duration_us,
+    thread: key(firstValue(p, 'OSThread')), connect: key(firstValue(p, 't:connectID')),
+    cpu_us: kind === 'call' ? number(firstValue(p, 'CpuTime')) : null,
+    call_wait_us: kind === 'call' ? number(firstValue(p, 'callWait')) : null,
+    statement: sql === undefined || sql === '' ? null : sqlHash(sql),
+    position,
+  };
+}
