@@ -174,6 +174,7 @@ export class FileTail {
       } finally {
         readBuffers.give(this.buf);
         this.buf = NO_BYTES;
+        this.parser?.idle?.();
         // Let in for a segment that found nothing to read: give it back.
         if (this.segmentOpenedAt < 0) this.letIn = 0;
         this.tellReadAhead();

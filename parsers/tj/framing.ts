@@ -85,6 +85,11 @@ export class TjFramer {
     this.data.discardBefore(this.settled);
   }
 
+  /** Reading stops for now: the window keeps only the bytes not yet framed (growable-buffer.ts). */
+  idle(): void {
+    this.data.shrink();
+  }
+
   finish(sink: FramingSink): void {
     this.scan(true, sink);
     const end = this.data.end;
