@@ -17,7 +17,8 @@ function run(file: string, args: string[], cwd: string): Promise<Run> {
   return new Promise((resolve) => {
     execFile(file, args, { cwd, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, output: stdout + stderr });
+      // The reporter colours its output when it thinks it writes to a terminal; the escapes would split the arrow line.
+      resolve({ code, output: (stdout + stderr).replace(/\u001b\[[0-9;]*m/g, '') });
     });
   });
 }
@@ -79,7 +80,7 @@ test('an import from a lower top-level folder to a higher one fails the check an
   const r = await run(process.execPath, [depcruise, '--config', '.dependency-cruiser.cjs', 'queries', 'cli'], dir);
   t.not(r.code, 0, r.output);
   t.regex(r.output, /layer-analytics/);
-  t.regex(r.output, /queries\/report\.ts → cli\/format\.ts/);
+  t.regex(r.output, /queries\/report\.ts[^\n]*cli\/format\.ts/);
 });
 
 test('the same import the right way round (cli/ reads queries/) passes', async (t) => {

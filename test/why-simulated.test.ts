@@ -26,7 +26,8 @@ const setup = (async () => {
   // 08:59:10 UTC: the run crosses 12:00 Moscow time, so calls begin in one hour file and end in the next.
   const expected = await writeLoadTest({ out: work, users: 12, durationMs: 100_000, rate: 200, seed: 5, start: new Date('2026-11-30T08:59:10Z'), timeZone: TZ });
   const folders: Folder[] = [];
-  for (const name of readdirSync(join(work, 'tj')).sort()) {
+  for (const name of readdirSync(join(work, 'tj'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+    // tj/ also holds timezone.txt beside the process folders
     const events: TjEvent[] = [];
     for (const file of readdirSync(join(work, 'tj', name)).sort()) {
       const path = join(work, 'tj', name, file);
