@@ -60,6 +60,8 @@ interface Sample {
   tjStored: number;
   tjOnDiskMB: number;
   punchedMB: number;
+  /** The report being asked when the sample was taken ('' when none). */
+  asking: string;
 }
 
 /** Asked through the running daemon every `reportEveryS` and once at the end; their latency is recorded. */
@@ -171,7 +173,19 @@ export async function run(o: SoakOptions): Promise<BenchResult> {
   let punchedBytes = 0;
   let simulatorDone = false;
   void simulated.then(() => { simulatorDone = true; });
-  writeFileSync(timeline, 't_s\trss_mib\thwm_mib\tanon_mib\tfile_mib\tthreads\tengine_tracked_mib\tengine_caches_mib\tje_allocated_mib\tje_resident_mib\tje_dirty_mib\ttj_stored\ttj_on_disk_mb\tpunched_mb\n');
+  writeFileSync(timeline, 't_s\trss_mib\thwm_mib\tanon_mib\tfile_mib\tthreads\tengine_tracked_mib\tengine_caches_mib\tje_allocated_mib\tje_resident_mib\tje_dirty_mib\ttj_stored\ttj_on_disk_mb\tpunched_mb\tasking\n');
+  // Reports are asked beside the sampling, not instead of it: a report over the raw events takes tens of seconds
+  // while the store is large, and the memory it takes is what the timeline must show.
+  let asking = '';
+  let askingRound: Promise<void> = Promise.resolve();
+  const askRound = async (): Promise<void> => {
+    for (const name of REPORTS) {
+      asking = name;
+      const t = (Date.now() - t0) / 1000;
+      reports.push({ t, report: name, ...(await askReport(name, data)) });
+    }
+    asking = '';
+  };
   const sampleOnce = async (): Promise<void> => {
     const mem = processMemory(pid);
     const engine = await engineMemory(data);
@@ -180,10 +194,10 @@ export async function run(o: SoakOptions): Promise<BenchResult> {
       t: (Date.now() - t0) / 1000, rssMiB: mem.rssKiB / 1024, hwmMiB: mem.hwmKiB / 1024, anonMiB: mem.anonKiB / 1024, fileMiB: mem.fileKiB / 1024,
       threads: mem.threads, engineTrackedMiB: engine.tracked / MiB, engineCachesMiB: engine.caches / MiB, jeAllocatedMiB: engine.allocated / MiB, jeResidentMiB: engine.resident / MiB,
       jeDirtyMiB: engine.dirty / MiB, tjStored: Number(stored?.n ?? 0),
-      tjOnDiskMB: filesUnder(tjDir).reduce((a, f) => a + statSync(f).size, 0) / 1e6, punchedMB: punchedBytes / 1e6,
+      tjOnDiskMB: filesUnder(tjDir).reduce((a, f) => a + statSync(f).size, 0) / 1e6, punchedMB: punchedBytes / 1e6, asking,
     };
     samples.push(s);
-    appendFileSync(timeline, `${[s.t, s.rssMiB, s.hwmMiB, s.anonMiB, s.fileMiB, s.threads, s.engineTrackedMiB, s.engineCachesMiB, s.jeAllocatedMiB, s.jeResidentMiB, s.jeDirtyMiB].map((v) => v.toFixed(v === s.threads ? 0 : 1)).join('\t')}\t${s.tjStored}\t${s.tjOnDiskMB.toFixed(0)}\t${s.punchedMB.toFixed(0)}\n`);
+    appendFileSync(timeline, `${[s.t, s.rssMiB, s.hwmMiB, s.anonMiB, s.fileMiB, s.threads, s.engineTrackedMiB, s.engineCachesMiB, s.jeAllocatedMiB, s.jeResidentMiB, s.jeDirtyMiB].map((v) => v.toFixed(v === s.threads ? 0 : 1)).join('\t')}\t${s.tjStored}\t${s.tjOnDiskMB.toFixed(0)}\t${s.punchedMB.toFixed(0)}\t${s.asking}\n`);
   };
   let expected: Expected | null = null;
   let wrong: string[] = ['the run did not finish'];
@@ -193,8 +207,8 @@ export async function run(o: SoakOptions): Promise<BenchResult> {
     while (!simulatorDone) {
       await sampleOnce();
       const t = (Date.now() - t0) / 1000;
-      if (t >= nextReport) {
-        for (const name of REPORTS) reports.push({ t, report: name, ...(await askReport(name, data)) });
+      if (t >= nextReport && asking === '') {
+        askingRound = askRound();
         nextReport += o.reportEveryS;
       }
       if (!o.keepFiles && t >= nextPunch) {
@@ -217,7 +231,8 @@ export async function run(o: SoakOptions): Promise<BenchResult> {
       await sampleOnce();
       return (samples.at(-1)?.tjStored ?? 0) >= want || Date.now() > drainedBy;
     }, 'the last events to be stored', 16 * 60_000, o.sampleS * 1000);
-    for (const name of REPORTS) reports.push({ t: (Date.now() - t0) / 1000, report: name, ...(await askReport(name, data)) });
+    await askingRound;
+    await askRound();
     // PostgreSQL and atop are read on the same poll; give them the same minutes.
     await waitFor(async () => (await compareCounts(data, expected as Expected)).length === 0 || Date.now() > drainedBy, 'every count', 16 * 60_000, 2000);
     wrong = await compareCounts(data, expected);
