@@ -11,6 +11,16 @@ export function peakRssKiB(pid: number): number {
   }
 }
 
+export interface ProcessMemory { rssKiB: number; hwmKiB: number; anonKiB: number; fileKiB: number; threads: number }
+
+/** Resident memory of a live process (/proc/PID/status: anonymous and file-backed pages apart), all 0 once it is gone. */
+export function processMemory(pid: number): ProcessMemory {
+  let status = '';
+  try { status = readFileSync(`/proc/${pid}/status`, 'utf8'); } catch { /* gone */ }
+  const field = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM'), anonKiB: field('RssAnon'), fileKiB: field('RssFile'), threads: field('Threads') };
+}
+
 /** The middle of the rounds (the upper one of an even count): a neighbour's burst moves it less than a mean. */
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 

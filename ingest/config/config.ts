@@ -44,6 +44,12 @@ export const PipelineConfigSchema = z.strictObject({
   /** Files read at once by `ingest`. Default 2. */
   backfill_concurrency: z.number().int().positive().default(2),
   /**
+   * Bytes read from files and not yet stored, at most, over every file of every source (a segment starts reading
+   * only when it fits; ingest/source/read-ahead.ts). Default twice segment_bytes: one segment inserted while the next
+   * is gathered, whether one file is read or thirty are followed (docs/write-path.md §7).
+   */
+  read_ahead_bytes: z.number().int().min(4096).optional(),
+  /**
    * Bytes one record (a TJ event with all its lines, or a run of unreadable bytes) may hold before it ends;
    * a longer one is dropped as an `event_too_large` ingest error and reading resumes at the next record.
    * Default 32 MiB: the largest TJ events seen (SQL texts with long IN lists) are a few MiB, and the parser

@@ -148,6 +148,13 @@ export class TjFramer {
     this.data.append(chunk);
   }
 
+  /** Reading stops for now: the window keeps only the bytes not yet settled (growable-buffer.ts), so a followed
+   * file's window does not stay at its largest read's size between reads. */
+  idle(): void {
+    this.data.discardBefore(this.settled);
+    this.data.shrink();
+  }
+
   /** No more bytes will come: `next` then also hands over what is left open. */
   end(): void {
     this.final = true;

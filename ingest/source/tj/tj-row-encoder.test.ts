@@ -26,11 +26,17 @@ function viaStrings(ctx: TjFileContext, chunks: Buffer[]): Result {
   return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
 }
 
-function viaBytes(ctx: TjFileContext, chunks: Buffer[]): Result {
+/** `idle`: the parser is told reading stopped after every chunk, as a followed file's tail does between reads. */
+function viaBytes(ctx: TjFileContext, chunks: Buffer[], idle = false): Result {
   const rows = createTjRowBuilder();
   const parser = createTjRowParser(ctx, rows);
   const errors: IngestError[] = [];
-  for (const out of [...chunks.map((c) => parser.push(c)), parser.finish()]) errors.push(...out.errors);
+  const pushed = chunks.map((c) => {
+    const out = parser.push(c);
+    if (idle) parser.idle?.();
+    return out;
+  });
+  for (const out of [...pushed, parser.finish()]) errors.push(...out.errors);
   const { records, tables } = rows.take();
   return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
 }
@@ -48,6 +54,21 @@ for (const [what, file] of [['in a process folder', '/j/rphost_1234/26113014.log
     }), { numRuns: 2000 });
   });
 }
+
+test('a journal read in 1 MiB pieces with the parser idle between them (its window shrunk): the same bytes', (t) => {
+  const ctx: TjFileContext = { host: 'h', source: 'tj', file: '/j/rphost_1/26113014.log', file_key: 'k', offset: 0, hour: '26113014', tz: 'Europe/Moscow' };
+  const events = Array.from({ length: 20_000 }, (_, i) =>
+    `${String(i % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i).padStart(6, '0')}-${i},DBPOSTGRS,3,Usr=u${i % 7},Sql='SELECT ${'x, '.repeat(i % 97)}1\nFROM t',Context='Форма.Записать : ${i}'`);
+  const bytes = Buffer.from(`${events.join('\r\n')}\r\n`);
+  t.true(bytes.length > 3 << 20);
+  const size = 1 << 20;
+  const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+  const want = viaBytes(ctx, [bytes]);
+  const got = viaBytes(ctx, chunks, true);
+  t.is(got.records, 20_000);
+  t.deepEqual(got.errors, want.errors);
+  t.true(got.body.equals(want.body));
+});
 
 test('a journal without an hour in its name: every event is the string path\'s bad_header error', (t) => {
   const ctx: TjFileContext = { host: 'h', source: 'tj', file: '/j/x.log', file_key: 'k', offset: 0, hour: null, tz: 'UTC' };

@@ -68,6 +68,9 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     get settled() {
       return framer.settled;
     },
+    idle() {
+      framer.idle();
+    },
     // The framer appends each chunk to its own window (framing.ts): the caller's buffer is not kept.
     copiesInput: true,
   };
