@@ -3,10 +3,8 @@
 // episode's first sample and the 1C sides of waiter and holder (docs/tj-format.md §5.5). Written as JSON.
 // schemas/ddl-agreement.test.ts holds this schema and the DDL in step.
 import { z } from 'zod';
-import { episodeStatus, u64 } from './tj-lock-episode-row.js';
-
-const dt64ms = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
-const flag = z.number().int().min(0).max(1);
+import { episodeStatus } from './tj-lock-episode-row.js';
+import { dt64ms, PG_ONE_C_SIDES } from './pg-one-c-sides.js';
 
 export const PgBlockedSidesRowSchema = z.strictObject({
   host: z.string(),
@@ -20,15 +18,7 @@ export const PgBlockedSidesRowSchema = z.strictObject({
   holder_state: z.string(),
   holder_query: z.string(),
   holder_application: z.string(),
-  waiter_found: flag,
-  waiter_infobase: z.string(),
-  waiter_user: z.string(),
-  waiter_connect_id: u64,
-  waiter_context: z.string(),
-  holder_found: flag,
-  holder_user: z.string(),
-  holder_connect_id: u64,
-  holder_context: z.string(),
+  ...PG_ONE_C_SIDES,
   version: z.number().int().nonnegative(),
 });
 export type PgBlockedSidesRow = z.infer<typeof PgBlockedSidesRowSchema>;

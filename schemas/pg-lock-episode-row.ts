@@ -2,11 +2,8 @@
 // its waiter and holder decided (docs/tj-format.md §5.5). Written as JSON by the lock resolver (ingest/locks/).
 // schemas/ddl-agreement.test.ts holds this schema and the DDL in step.
 import { z } from 'zod';
-import { episodeStatus, u64 } from './tj-lock-episode-row.js';
-
-/** ClickHouse DateTime64(3) text `YYYY-MM-DD hh:mm:ss.mmm` (UTC). */
-const dt64ms = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
-const flag = z.number().int().min(0).max(1);
+import { episodeStatus } from './tj-lock-episode-row.js';
+import { dt64ms, PG_ONE_C_SIDES } from './pg-one-c-sides.js';
 
 export const PgLockEpisodeRowSchema = z.strictObject({
   ts_end: dt64ms,
@@ -26,15 +23,7 @@ export const PgLockEpisodeRowSchema = z.strictObject({
   application: z.string(),
   host: z.string(),
   status: episodeStatus,
-  waiter_found: flag,
-  waiter_infobase: z.string(),
-  waiter_user: z.string(),
-  waiter_connect_id: u64,
-  waiter_context: z.string(),
-  holder_found: flag,
-  holder_user: z.string(),
-  holder_connect_id: u64,
-  holder_context: z.string(),
+  ...PG_ONE_C_SIDES,
   version: z.number().int().nonnegative(),
 });
 export type PgLockEpisodeRow = z.infer<typeof PgLockEpisodeRowSchema>;
