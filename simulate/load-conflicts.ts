@@ -167,16 +167,21 @@ function acquiredLines(waiter: SimSession, xid: number, startUs: number, atUs: n
   ]);
 }
 
+/** `session` begins a transaction at `at` and updates the row `key` of `table`: its builder and the xid PostgreSQL gives it. */
+function updateInTransaction(ctx: ConflictContext, session: SimSession, op: Operation, at: number, table: string, key: string): { builder: OpBuilder; xid: number } {
+  const builder = createOpBuilder(ctx.rng, session, op, at);
+  builder.sdbl('BeginTransaction');
+  updateEvent(builder, session, table, ctx.rng.int(300, 3000), undefined, key);
+  return { builder, xid: ctx.nextXid() };
+}
+
 /** The culprit updates a row and keeps its transaction open; the victim's UPDATE of that row blocks until the commit. */
 function pgWait(ctx: ConflictContext, t0: number, culprit: SimSession, victim: SimSession): Conflict {
   const { rng } = ctx;
   const op = rng.pick(OPERATIONS);
   const table = op.tables[0]!;
   const key = rng.hex(32);
-  const c = createOpBuilder(rng, culprit, op, t0);
-  c.sdbl('BeginTransaction');
-  updateEvent(c, culprit, table, rng.int(300, 3000), undefined, key);
-  const xid = ctx.nextXid();
+  const { builder: c, xid } = updateInTransaction(ctx, culprit, op, t0, table, key);
   const v = createOpBuilder(rng, victim, op, c.cursor + rng.int(100_000, 600_000));
   v.sdbl('BeginTransaction');
   // A gap of a few ms: the waiter's previous statement ends clearly before the wait begins (pg-lock-waits.sql
@@ -207,14 +212,8 @@ function pgDeadlock(ctx: ConflictContext, t0: number, first: SimSession, second:
   const op = rng.pick(OPERATIONS);
   const table = op.tables[0]!;
   const [key1, key2] = [rng.hex(32), rng.hex(32)];
-  const a = createOpBuilder(rng, first, op, t0);
-  a.sdbl('BeginTransaction');
-  updateEvent(a, first, table, rng.int(300, 3000), undefined, key1);
-  const xidA = ctx.nextXid();
-  const b = createOpBuilder(rng, second, op, a.cursor + rng.int(50_000, 300_000));
-  b.sdbl('BeginTransaction');
-  updateEvent(b, second, table, rng.int(300, 3000), undefined, key2);
-  const xidB = ctx.nextXid();
+  const { builder: a, xid: xidA } = updateInTransaction(ctx, first, op, t0, table, key1);
+  const { builder: b, xid: xidB } = updateInTransaction(ctx, second, op, a.cursor + rng.int(50_000, 300_000), table, key2);
   const aBlocked = Math.max(a.cursor, b.cursor) + rng.int(5_000, 50_000);
   const bBlocked = aBlocked + rng.int(100_000, 600_000);
   const [tupleA, tupleB] = [tuple(rng), tuple(rng)];
