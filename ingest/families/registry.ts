@@ -10,10 +10,9 @@ import { PG_FAMILY } from '../source/pg/pg-family.js';
 import { APDEX_FAMILY } from '../source/apdex/apdex-family.js';
 import { ATOP_FAMILY } from '../source/atop/atop-family.js';
 import { PG_ACTIVITY_FAMILY } from '../source/pg-activity/pg-activity-family.js';
-import { PERFMON_FAMILY } from '../source/perfmon/perfmon-family.js';
 import { type Families, familyRegistry } from './family-registry.js';
 
-export const FAMILIES = familyRegistry([TJ_FAMILY, PG_FAMILY, APDEX_FAMILY, ATOP_FAMILY, PG_ACTIVITY_FAMILY, PERFMON_FAMILY]);
+export const FAMILIES = familyRegistry([TJ_FAMILY, PG_FAMILY, APDEX_FAMILY, ATOP_FAMILY, PG_ACTIVITY_FAMILY]);
 
 /** One entry of the config's `sources[]`, of a built-in type. */
 export type SourceConfig = z.output<typeof FAMILIES.sourceSchema>;
