@@ -12,7 +12,8 @@ import { EXCEPTION_SOURCES, OPERATIONS, type Operation } from './tj-vocabulary.j
 import type { SimEvent } from './tj-scenarios.js';
 import { createOpBuilder, updateEvent, updateSql, type FixedOp, type OpBuilder } from './load-op.js';
 import type { PgLogEntry } from './pg-log-writer.js';
-import { contextFirst, isoUs, type ExpectedLocks } from './load-expected.js';
+import { contextFirst, type ExpectedLocks } from './load-expected.js';
+import { isoUs } from './iso-us.js';
 
 export const CONFLICT_KINDS = ['managed_wait', 'pg_wait', 'managed_timeout', 'managed_deadlock', 'pg_deadlock'] as const;
 export type ConflictKind = (typeof CONFLICT_KINDS)[number];

@@ -58,12 +58,6 @@ export interface Expected extends ExpectedLocks, ExpectedRuns {
   atop: { samples: number; stored_samples: number; file: string };
 }
 
-/** `2026-11-30T09:00:01.123456Z`: tj_events.ts as `report locks` prints it. */
-export function isoUs(epochUs: number): string {
-  const ms = Math.floor(epochUs / 1000);
-  return `${new Date(ms).toISOString().slice(0, 19)}.${String(epochUs % 1_000_000).padStart(6, '0')}Z`;
-}
-
 /** The first non-empty line of a TJ `Context`, trimmed: what tj_events.context_first holds. */
 export function contextFirst(context: string): string {
   return context.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';

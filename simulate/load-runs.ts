@@ -3,7 +3,7 @@
 // postmaster logs the reload and each parameter it changed (always, at LOG level: docs/pg-format.md §8); one more
 // setting changes in the middle of the second run. The log gives the new value only; `a` is the server default.
 import type { PgLogEntry } from './pg-log-writer.js';
-import { isoUs } from './load-expected.js';
+import { isoUs } from './iso-us.js';
 
 export interface SimRun { name: string; from_us: number; to_us: number }
 
