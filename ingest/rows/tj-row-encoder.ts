@@ -14,6 +14,8 @@ import { type BadRun, type Frame, type FramingSink, TjFramer } from '../../parse
 import { createTjParser, type TjFileContext } from '../../parsers/tj/tj-parser.js';
 import { hourStartUs } from '../../parsers/tj/event-time.js';
 import { sqlHash } from '../../parsers/tj/sql-shape.js';
+import { callFact, DB_EVENTS, type CallFactSink, type CallLine } from '../../parsers/tj/calls/call-facts.js';
+import type { CallFact } from '../../parsers/tj/calls/thread-accounts.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { TJ_EVENTS } from '../../schemas/tj-row.js';
 import { contextEnds, processFromPath, tjEventToRow } from './tj-event-to-row.js';
@@ -26,6 +28,8 @@ export interface TjRowTarget {
   readonly w: RowBinaryWriter;
   /** Called once per row written straight into `w`. */
   wrote(): void;
+  /** Where the facts of CALL, DB and waited TLOCK events go (the per-thread accountant, docs/tj-format.md §4.3). */
+  readonly calls?: CallFactSink;
 }
 
 const COMMA = 0x2c;
@@ -50,6 +54,7 @@ const C = {
   dbms: col('dbms'), database: col('database'), func: col('func'), sql: col('sql'), prm: col('prm'), rows: col('rows'),
   call_wait: col('call_wait'), regions: col('regions'), locks: col('locks'), wait_connections: col('wait_connections'),
   deadlock_intersections: col('deadlock_intersections'), exception: col('exception'), descr: col('descr'),
+  cpu_time: col('cpu_time'), dbpid: col('dbpid'),
 };
 const ID_ORDER = [C.connect_id, C.session_id, C.client_id, C.os_thread];
 const NULLABLE_INT_ORDER = Array.from({ length: C.call_wait - C.rows + 1 }, (_, i) => C.rows + i);
@@ -112,7 +117,7 @@ class Props {
 }
 
 /** A sql_hash computed once per distinct statement: the bytes it came from and its 8 RowBinary bytes. */
-interface SqlHashEntry { raw: Buffer; flags: number; hash: Buffer; next: SqlHashEntry | null }
+interface SqlHashEntry { raw: Buffer; flags: number; hash: Buffer; text: string; next: SqlHashEntry | null }
 
 export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): IncrementalParser<never> {
   const framer = new TjFramer(ctx.offset);
@@ -131,6 +136,9 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
   const extraCount = new Map<TjName, number>();
   let generation = 0;
   let errors: IngestError[] = [];
+  const calls = target.calls;
+  /** The sql_hash of the event being encoded, as text ('0' for none): a DB event's statement key for the accountant. */
+  let lastSqlHash = '0';
 
   /** The reference path for one frame (or bad run): a parser of its own over exactly those bytes. */
   function stringPath(bytes: Buffer, at: number, isFrame: boolean): void {
@@ -138,8 +146,13 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     const outs: ParseOutput<unknown>[] = [parser.push(isFrame ? Buffer.concat([bytes, Buffer.from([LF])]) : Buffer.from(bytes)), parser.finish()];
     for (const out of outs) {
       for (const e of out.events) {
-        TJ_EVENTS.writeRow(target.w, tjEventToRow(e as Parameters<typeof tjEventToRow>[0], proc));
+        const row = tjEventToRow(e as Parameters<typeof tjEventToRow>[0], proc);
+        TJ_EVENTS.writeRow(target.w, row);
         target.wrote();
+        if (calls !== undefined) {
+          const fact = callFact(e as Parameters<typeof callFact>[0]);
+          if (fact.kind !== 'other') calls.fact(ctx.file, ctx.file_key, ctx.offset, fact, fact.kind === 'call' ? row : null);
+        }
       }
       for (const e of out.errors) errors.push(e);
     }
@@ -244,7 +257,53 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     }
     write(f, offset, endUs, duration, eventStart, eventEnd, depth, procStart, procEnd, procFlags);
     target.wrote();
+    if (calls !== undefined) {
+      const kind = callKind(f, eventStart, eventEnd);
+      if (kind !== 'other') calls.fact(ctx.file, ctx.file_key, ctx.offset, fact(kind, endUs, duration, offset), kind === 'call' ? line(f) : null);
+    }
     return true;
+  }
+
+  /** Which part of a call the event is (call-facts.ts decides the same for a parsed event). */
+  function callKind(f: Buffer, es: number, ee: number): CallFact['kind'] {
+    const first = f[es];
+    if (first !== 0x43 && first !== 0x44 && first !== 0x54) return 'other'; // C, D, T: CALL, DB…, TLOCK
+    const name = f.toString('latin1', es, ee);
+    if (name === 'CALL') return 'call';
+    if (DB_EVENTS.has(name)) return 'db';
+    // A TLOCK that waited names the connections it waited for; one whose list was not numbers kept it in props.
+    if (name === 'TLOCK' && (values.has[C.wait_connections] === 1 || props.indexOf('WaitConnections') >= 0)) return 'lock_wait';
+    return 'other';
+  }
+
+  function idText(c: number): string | null {
+    return values.has[c] ? values.big[c] ?? String(values.num[c]) : null;
+  }
+
+  function fact(kind: CallFact['kind'], endUs: number, duration: number, offset: number): CallFact {
+    return {
+      kind, end_us: endUs, duration_us: duration, thread: idText(C.os_thread), connect: idText(C.connect_id),
+      cpu_us: kind === 'call' && values.has[C.cpu_time] ? values.num[C.cpu_time] as number : null,
+      call_wait_us: kind === 'call' && values.has[C.call_wait] ? values.num[C.call_wait] as number : null,
+      statement: kind === 'db' && lastSqlHash !== '0' ? lastSqlHash : null,
+      dbpid: kind === 'db' && values.has[C.dbpid] ? values.num[C.dbpid] as number : null,
+      position: offset,
+    };
+  }
+
+  function text(f: Buffer, c: number): string {
+    const s = values.start[c] as number;
+    return s < 0 ? '' : decoded(f, s, values.end[c] as number, values.flags[c] as number);
+  }
+
+  /** A CALL's who and where, as its tj_events row has them. */
+  function line(f: Buffer): CallLine {
+    const id = (c: number): number | string => (values.has[c] ? values.big[c] ?? values.num[c] as number : 0);
+    return {
+      host: ctx.host, process: proc?.process ?? '', pid: proc?.pid ?? 0, infobase: text(f, C.infobase),
+      connect_id: id(C.connect_id), session_id: id(C.session_id), os_thread: id(C.os_thread), user: text(f, C.user),
+      context_first: contextEnds(text(f, C.context))[0],
+    };
   }
 
   /** Puts one property where tjEventToRow would; false for a value the string path must take. */
@@ -409,18 +468,20 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
   function sqlHashColumn(w: RowBinaryWriter, f: Buffer): void {
     const s = values.start[C.sql] as number;
     const e = values.end[C.sql] as number;
+    lastSqlHash = '0';
     if (s < 0 || s === e) { w.u64(0); return; }
     const flags = values.flags[C.sql] as number;
     const h = hashBytes(f, s, e);
     const first = sqlHashes.get(h);
     for (let x = first ?? null; x !== null; x = x.next) {
-      if (x.flags === flags && x.raw.length === e - s && x.raw.compare(f, s, e) === 0) { w.raw(x.hash, 0, 8); return; }
+      if (x.flags === flags && x.raw.length === e - s && x.raw.compare(f, s, e) === 0) { w.raw(x.hash, 0, 8); lastSqlHash = x.text; return; }
     }
     // 1C repeats the same statements thousands of times in a run: the shape and its SHA-1 once per statement.
     if (sqlHashes.size >= 20_000) sqlHashes.clear();
     const hash = Buffer.alloc(8);
-    hash.writeBigUInt64LE(BigInt(sqlHash(decoded(f, s, e, flags))));
-    sqlHashes.set(h, { raw: Buffer.from(f.subarray(s, e)), flags, hash, next: sqlHashes.get(h) ?? null });
+    lastSqlHash = sqlHash(decoded(f, s, e, flags));
+    hash.writeBigUInt64LE(BigInt(lastSqlHash));
+    sqlHashes.set(h, { raw: Buffer.from(f.subarray(s, e)), flags, hash, text: lastSqlHash, next: sqlHashes.get(h) ?? null });
     w.raw(hash, 0, 8);
   }
 

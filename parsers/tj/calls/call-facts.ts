@@ -36,6 +36,26 @@ export function callFact(e: TjEvent, position = e.origin.offset): CallFact {
     cpu_us: kind === 'call' ? number(firstValue(p, 'CpuTime')) : null,
     call_wait_us: kind === 'call' ? number(firstValue(p, 'callWait')) : null,
     statement: sql === undefined || sql === '' ? null : sqlHash(sql),
+    dbpid: kind === 'db' ? number(firstValue(p, 'dbpid')) : null,
     position,
   };
+}
+
+/** What a CALL's split row carries besides its split: who made the call and from where (the tj_events row's values). */
+export interface CallLine {
+  host: string;
+  process: string;
+  pid: number;
+  infobase: string;
+  connect_id: number | string;
+  session_id: number | string;
+  os_thread: number | string;
+  user: string;
+  context_first: string;
+}
+
+/** Where a TJ reader hands the facts of each event that matters to a call (kind other than `other`). */
+export interface CallFactSink {
+  /** `startOffset`: where reading of `file` began (a checkpoint after a restart); `line` is given for a CALL only. */
+  fact(file: string, fileKey: string, startOffset: number, fact: CallFact, line: CallLine | null): void;
 }
