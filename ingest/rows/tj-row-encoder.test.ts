@@ -11,7 +11,8 @@ import { createTjRowParser } from './tj-row-encoder.js';
 import { createTjRowBuilder } from '../source/tj/tj-rows.js';
 import { corpusDir, missingCorpus, testIf } from '../../test/support/prerequisites.js';
 
-interface Result { body: Buffer; records: number; errors: IngestError[] }
+/** `splits`: the tj_call_splits rows the events' calls closed (call-split-rows.ts), the same both ways too. */
+interface Result { body: Buffer; splits: Buffer; records: number; errors: IngestError[] }
 
 function viaStrings(ctx: TjFileContext, chunks: Buffer[]): Result {
   const rows = createTjRowBuilder();
@@ -22,7 +23,7 @@ function viaStrings(ctx: TjFileContext, chunks: Buffer[]): Result {
     errors.push(...out.errors);
   }
   const { records, tables } = rows.take();
-  return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
+  return { body: tables.find((x) => x.table === 'tj_events')?.body ?? Buffer.alloc(0), splits: tables.find((x) => x.table === 'tj_call_splits')?.body ?? Buffer.alloc(0), records, errors };
 }
 
 function viaBytes(ctx: TjFileContext, chunks: Buffer[]): Result {
@@ -31,7 +32,7 @@ function viaBytes(ctx: TjFileContext, chunks: Buffer[]): Result {
   const errors: IngestError[] = [];
   for (const out of [...chunks.map((c) => parser.push(c)), parser.finish()]) errors.push(...out.errors);
   const { records, tables } = rows.take();
-  return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
+  return { body: tables.find((x) => x.table === 'tj_events')?.body ?? Buffer.alloc(0), splits: tables.find((x) => x.table === 'tj_call_splits')?.body ?? Buffer.alloc(0), records, errors };
 }
 
 function split(bytes: Buffer, cuts: number[]): Buffer[] {
@@ -102,6 +103,7 @@ for (const [what, file] of [['in a process folder', '/j/rphost_1234/26113014.log
       t.is(got.records, want.records);
       t.deepEqual(got.errors, want.errors);
       if (!got.body.equals(want.body)) t.fail(`bodies differ for ${JSON.stringify(bytes.toString('latin1'))}`);
+      if (!got.splits.equals(want.splits)) t.fail(`call splits differ for ${JSON.stringify(bytes.toString('latin1'))}`);
     }), { numRuns: 2000 });
   });
 }

@@ -14,7 +14,7 @@ import { type BadRun, type Frame, type FramingSink, TjFramer } from '../../parse
 import { createTjParser, type TjFileContext } from '../../parsers/tj/tj-parser.js';
 import { hourStartUs } from '../../parsers/tj/event-time.js';
 import { sqlHash } from '../../parsers/tj/sql-shape.js';
-import { callFact, DB_EVENTS, type CallFactSink, type CallLine } from '../../parsers/tj/calls/call-facts.js';
+import { callFactOfRow, DB_EVENTS, type CallFactSink, type CallLine } from '../../parsers/tj/calls/call-facts.js';
 import type { CallFact } from '../../parsers/tj/calls/thread-accounts.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { TJ_EVENTS } from '../../schemas/tj-row.js';
@@ -137,6 +137,8 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
   let generation = 0;
   let errors: IngestError[] = [];
   const calls = target.calls;
+  /** Without a process folder, the event's own `process` property (its row's process column), for a CALL's line. */
+  let ownProcess = '';
   /** The sql_hash of the event being encoded, as text ('0' for none): a DB event's statement key for the accountant. */
   let lastSqlHash = '0';
 
@@ -150,7 +152,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
         TJ_EVENTS.writeRow(target.w, row);
         target.wrote();
         if (calls !== undefined) {
-          const fact = callFact(e as Parameters<typeof callFact>[0]);
+          const fact = callFactOfRow(row);
           if (fact.kind !== 'other') calls.fact(ctx.file, ctx.file_key, ctx.offset, fact, fact.kind === 'call' ? row : null);
         }
       }
@@ -258,6 +260,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     write(f, offset, endUs, duration, eventStart, eventEnd, depth, procStart, procEnd, procFlags);
     target.wrote();
     if (calls !== undefined) {
+      ownProcess = procStart < 0 ? '' : decodedIf(f, procStart, procEnd, procFlags);
       const kind = callKind(f, eventStart, eventEnd);
       if (kind !== 'other') calls.fact(ctx.file, ctx.file_key, ctx.offset, fact(kind, endUs, duration, offset), kind === 'call' ? line(f) : null);
     }
@@ -276,8 +279,9 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     return 'other';
   }
 
+  /** An id as the row holds it, as text; 0 or none is no id (callFactOfRow reads a row the same way). */
   function idText(c: number): string | null {
-    return values.has[c] ? values.big[c] ?? String(values.num[c]) : null;
+    return values.has[c] && (values.big[c] !== null || values.num[c] !== 0) ? values.big[c] ?? String(values.num[c]) : null;
   }
 
   function fact(kind: CallFact['kind'], endUs: number, duration: number, offset: number): CallFact {
@@ -286,9 +290,13 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
       cpu_us: kind === 'call' && values.has[C.cpu_time] ? values.num[C.cpu_time] as number : null,
       call_wait_us: kind === 'call' && values.has[C.call_wait] ? values.num[C.call_wait] as number : null,
       statement: kind === 'db' && lastSqlHash !== '0' ? lastSqlHash : null,
-      dbpid: kind === 'db' && values.has[C.dbpid] ? values.num[C.dbpid] as number : null,
+      dbpid: kind === 'db' && values.has[C.dbpid] && values.num[C.dbpid] !== 0 ? values.num[C.dbpid] as number : null,
       position: offset,
     };
+  }
+
+  function decodedIf(f: Buffer, s: number, e: number, flags: number): string {
+    return flags === 0 ? f.toString('utf8', s, e) : decoded(f, s, e, flags);
   }
 
   function text(f: Buffer, c: number): string {
@@ -300,7 +308,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
   function line(f: Buffer): CallLine {
     const id = (c: number): number | string => (values.has[c] ? values.big[c] ?? values.num[c] as number : 0);
     return {
-      host: ctx.host, process: proc?.process ?? '', pid: proc?.pid ?? 0, infobase: text(f, C.infobase),
+      host: ctx.host, process: proc?.process ?? ownProcess, pid: proc?.pid ?? 0, infobase: text(f, C.infobase),
       connect_id: id(C.connect_id), session_id: id(C.session_id), os_thread: id(C.os_thread), user: text(f, C.user),
       context_first: contextEnds(text(f, C.context))[0],
     };

@@ -53,7 +53,8 @@ export function callSplitRow(s: ClosedSplit, line: CallLine, fileKey: string, of
   const rest = s.statements.slice(STATEMENTS_KEPT);
   if (rest.length > 0) kept.push({ key: '0', count: rest.reduce((a, x) => a + x.count, 0), us: rest.reduce((a, x) => a + x.us, 0) });
   return {
-    ts: formatDateTime64(s.end_us, 6), ts_start: formatDateTime64(s.end_us - s.duration_us, 6),
+    // A duration longer than the time since 1970 (a damaged line) starts the call at the epoch, not before it.
+    ts: formatDateTime64(s.end_us, 6), ts_start: formatDateTime64(Math.max(0, s.end_us - s.duration_us), 6),
     host: line.host, process: line.process, pid: line.pid, infobase: line.infobase,
     connect_id: line.connect_id, session_id: line.session_id, os_thread: line.os_thread, user: line.user, context_first: line.context_first,
     duration_us: s.duration_us, db_us: s.db_us, lock_wait_us: s.lock_wait_us, cpu_us: s.cpu_us, thread_wait_us: s.thread_wait_us, other_us: s.other_us,

@@ -2,11 +2,11 @@
 // tj_call_splits row per server call, closed by its folder's accountant as the CALL line is read (call-split-rows.ts).
 // A TJ source encodes events straight from the file's bytes (ingest/rows/tj-row-encoder.ts) into this builder's
 // writer and hands it each event's call facts; events that arrive parsed (older agents' messages, tests) take the
-// string path of tjEventToRow and callFact.
+// string path of tjEventToRow and callFactOfRow.
 import type { TjEvent } from '../../../schemas/tj-event.js';
 import { TJ_EVENTS } from '../../../schemas/tj-row.js';
 import { TJ_CALL_SPLITS } from '../../../schemas/tj-call-split-row.js';
-import { callFact } from '../../../parsers/tj/calls/call-facts.js';
+import { callFactOfRow } from '../../../parsers/tj/calls/call-facts.js';
 import { processFromPath, tjEventToRow } from '../../rows/tj-event-to-row.js';
 import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
 import type { RowBuilder } from '../../rows/row-builder.js';
@@ -40,7 +40,7 @@ export function createTjRowBuilder(book: CallAccountBook = createCallAccountBook
         if (e.origin.file !== file) { file = e.origin.file; proc = processFromPath(file); }
         const row = tjEventToRow(e, proc);
         events.write(row);
-        const fact = callFact(e);
+        const fact = callFactOfRow(row);
         if (fact.kind !== 'other') calls.fact(e.origin.file, e.origin.file_key, 0, fact, fact.kind === 'call' ? row : null);
       }
       records += list.length;

@@ -219,8 +219,9 @@ function closeSplit(call: CallFact, candidates: readonly Entry[], stats: Account
   const measured = db + lock + (call.call_wait_us ?? 0) + (call.cpu_us ?? 0);
   flags.parts_exceed = measured > wall;
   let left = wall;
+  // A negative CpuTime or callWait (a damaged line) counts as 0: a part is never negative either.
   const cap = (v: number): number => {
-    const x = Math.min(v, left);
+    const x = Math.min(Math.max(v, 0), left);
     left -= x;
     return x;
   };
