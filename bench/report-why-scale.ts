@@ -91,8 +91,9 @@ export async function run(options: { events?: number[]; keep?: boolean } = {}): 
       const whyOne = await timed(() => fetchWhyReport((n, p = {}) => rows(n, { ...whole, ...p }), 'Форма.Команда7'));
       const raw = await timed(async () => (await store.client.query({ query: RAW_SUMS, query_params: whole, format: 'JSONEachRow' })).json());
       const report = await fetchWhyReport((n, p = {}) => rows(n, { ...whole, ...p }));
-      const sum = report.operations.reduce((a, o) => a + o.calls, 0);
-      ok &&= sum === calls && report.operations.every((o) => o.pg_wait_events.length > 0);
+      // Every call counted once over all operations (the report lists the 20 with the most time).
+      const sum = (await rows('why-operations', { ...whole, operation: '' })).reduce((a, o) => a + Number(o.calls), 0);
+      ok &&= sum === calls && report.operations.length > 0 && report.operations.every((o) => o.pg_wait_events.length > 0 && o.top_sql.length > 0);
       const [sizesRow] = await (await store.client.query({
         query: `SELECT sumIf(rows, table = 'tj_call_split_minute') AS minute_rows, sumIf(bytes_on_disk, table = 'tj_call_split_minute') AS rollup_bytes,
           sumIf(bytes_on_disk, table = 'tj_call_splits') AS splits_bytes FROM system.parts WHERE active AND database = currentDatabase()`, format: 'JSONEachRow' })).json<Record<string, string>>();

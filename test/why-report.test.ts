@@ -51,7 +51,7 @@ test.serial('report why gives every operation\'s split as the simulator decided 
       { calls: want.calls, us: want.us, db_us: want.db_us, lock_wait_us: want.lock_wait_us, cpu_us: want.cpu_us, thread_wait_us: want.thread_wait_us, other_us: want.other_us },
       want.operation,
     );
-    // The parts add up to the whole in µs (docs/reports.md: whole µs / 10^6).
+    // The parts add up to the whole in µs (docs/tj-format.md §4.3: whole µs / 10^6).
     t.is(us(o!.db_seconds) + us(o!.lock_wait_seconds) + us(o!.cpu_seconds) + us(o!.thread_wait_seconds) + us(o!.other_seconds), us(o!.seconds));
     t.is(o?.top_sql[0]?.sql, want.top_sql.sql, `${want.operation}: top statement`);
     t.is(us(o?.top_sql[0]?.seconds ?? 0), want.top_sql.us);

@@ -33,5 +33,5 @@ export function keyOperationParams(operations: readonly KeyOperationConfig[]): K
 export function reportParamsFromConfig(path: string | undefined): Record<string, KeyOperationParams> {
   if (path === undefined) return {};
   const params = keyOperationParams(loadConfigFile(path).apdex.operations);
-  return { apdex: params, 'sql-contexts': params, 'why-operations': params, 'why-slowest': params, 'why-pg-waits': params, 'why-host': params };
+  return { apdex: params, 'sql-contexts': params, 'why-operations': params, 'why-details': params, 'why-slowest': params, 'why-pg-waits': params, 'why-host': params };
 }

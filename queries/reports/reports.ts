@@ -26,7 +26,7 @@ const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = {
   // The statements' key operations are found by the configured rules; none configured, none found.
   'sql-contexts': keyOperationParams([]),
   // `report why` groups calls by the configured rules too; none configured, by their first context line.
-  'why-operations': { ...keyOperationParams([]), operation: '' }, 'why-slowest': keyOperationParams([]),
+  'why-operations': { ...keyOperationParams([]), operation: '' }, 'why-details': keyOperationParams([]), 'why-slowest': keyOperationParams([]),
   'why-pg-waits': keyOperationParams([]), 'why-host': keyOperationParams([]),
 };
 

@@ -5,6 +5,8 @@
 -- apdex.sql and sql-contexts.sql), else to that line itself. Its APDEX uses the rule's T, else the T of the
 -- performance-evaluation export's operation of the same name (key_operations), else none. Times are whole µs: each
 -- part of a call is capped so that the parts add up to its duration (thread-accounts.ts), so the sums add up exactly.
+-- The statement and duration-bucket maps are merged by why-details.sql for the operations listed only: merging them
+-- for every operation was most of the report's time (bench/report-why-scale.ts).
 SELECT
     operation,
     toUInt64(sum(n)) AS calls,
@@ -15,14 +17,11 @@ SELECT
     toUInt64(sum(thread_wait_us_sum)) AS thread_wait_us,
     toUInt64(sum(other_us_sum)) AS other_us,
     sumMap(flagged.1, flagged.2) AS flags,
-    sumMapMerge(sql_us) AS statements_us,
-    sumMapMerge(sql_n) AS statements_n,
-    sumMapMerge(buckets_10ms) AS buckets,
     any(rule_target_s) AS rule_target_s
 FROM
 (
     SELECT
-        *,
+        n, duration_us_sum, db_us_sum, lock_wait_us_sum, cpu_us_sum, thread_wait_us_sum, other_us_sum, flagged,
         arrayFirstIndex((p, re, ib) -> (p != '' OR re != '') AND startsWith(context, p) AND (re = '' OR match(context, re))
                                        AND (ib = '' OR infobase = ib),
                         {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,

@@ -8,7 +8,7 @@ import type { ReportParams } from './report-rows.js';
 type Row = Record<string, unknown>;
 type WindowRows = (name: string, extra?: ReportParams) => Promise<Row[]>;
 
-/** A split in seconds: whole µs / 10^6, so the parts add up to `seconds` exactly in µs (docs/reports.md, report why). */
+/** A split in seconds: whole µs / 10^6, so the parts add up to `seconds` exactly in µs (docs/tj-format.md §4.3, report why). */
 export interface WhySplit {
   seconds: number;
   db_seconds: number;
@@ -91,11 +91,17 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
   }
   const names = ops.map((r) => s(r.operation));
   const per = Math.max(WHY_SLOWEST, WHY_PG_WAITS);
-  const [slowest, waits, host, targets] = await Promise.all([
-    rows('why-slowest', { names, per: WHY_SLOWEST }), rows('why-pg-waits', { names, per }), rows('why-host', { names }),
-    rows('why-targets', { names }),
+  const [details, slowest, waits, host, targets] = await Promise.all([
+    rows('why-details', { names, per: WHY_TOP_SQL }), rows('why-slowest', { names, per: WHY_SLOWEST }), rows('why-pg-waits', { names, per }),
+    rows('why-host', { names }), rows('why-targets', { names }),
   ]);
-  const top = new Map(ops.map((r) => [s(r.operation), topStatements(r)]));
+  const detail = new Map(details.filter((r) => r.kind === 'buckets').map((r) => [s(r.operation), r]));
+  const top = new Map<string, Array<{ sql_hash: string; count: number; seconds: number }>>();
+  for (const r of details.filter((x) => x.kind === 'sql')) {
+    const list = top.get(s(r.operation)) ?? [];
+    list.push({ sql_hash: s(r.sql_hash), count: n(r.count), seconds: sec(r.us) });
+    top.set(s(r.operation), list);
+  }
   const hashes = [...new Set([...top.values()].flatMap((l) => l.map((x) => x.sql_hash)).filter((h) => h !== '0'))];
   const texts = new Map((hashes.length === 0 ? [] : await rows('why-sql-texts', { hashes })).map((r) => [s(r.sql_hash), s(r.sql)]));
   const exportT = new Map(targets.map((r) => [s(r.name), orNull(r.target_s)]));
@@ -106,7 +112,7 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
     for (const [flag, count] of Object.entries(flagged)) notes.push(`${JSON.stringify(name)}: ${count} call(s) ${FLAG_WORDS[flag] ?? flag}`);
     const h = host.find((x) => s(x.operation) === name);
     return {
-      operation: name, calls: n(r.calls), apdex: target === null ? null : apdexFromBuckets(pairs(r.buckets), target), target_s: target,
+      operation: name, calls: n(r.calls), apdex: target === null ? null : apdexFromBuckets(pairs(detail.get(name)?.buckets), target), target_s: target,
       ...split(r.us, r.db_us, r.lock_wait_us, r.cpu_us, r.thread_wait_us, r.other_us),
       top_sql: (top.get(name) ?? []).map((x) => ({ ...x, sql: x.sql_hash === '0' ? '(statements beyond those kept per call)' : texts.get(x.sql_hash) ?? '' })),
       slowest_calls: slowest.filter((x) => s(x.operation) === name).map((x) => ({
@@ -126,12 +132,4 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
 
 function split(us: unknown, db: unknown, lock: unknown, cpu: unknown, wait: unknown, other: unknown): WhySplit {
   return { seconds: sec(us), db_seconds: sec(db), lock_wait_seconds: sec(lock), cpu_seconds: sec(cpu), thread_wait_seconds: sec(wait), other_seconds: sec(other) };
-}
-
-function topStatements(r: Row): Array<{ sql_hash: string; count: number; seconds: number }> {
-  const counts = new Map(pairs(r.statements_n));
-  return pairs(r.statements_us)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .slice(0, WHY_TOP_SQL)
-    .map(([h, us]) => ({ sql_hash: h, count: counts.get(h) ?? 0, seconds: us / 1e6 }));
 }

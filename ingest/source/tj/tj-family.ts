@@ -13,7 +13,7 @@ export const TJ_FAMILY = defineFamily({
   tables: [TJ_EVENTS, TJ_CALL_SPLITS],
   rows: createTjRowBuilder,
   retention: {
-    key: 'tj_days', days: 30, recompress: true, rollups: ['tj_lock_minute', 'tj_call_minute', 'tj_sql_hour', 'tj_sql_minute', 'tj_sql_context_minute', 'tj_sql_text', 'tj_call_split_minute'],
+    key: 'tj_days', days: 30, recompress: true, rollups: ['tj_lock_minute', 'tj_call_minute', 'tj_sql_hour', 'tj_sql_minute', 'tj_sql_context_minute', 'tj_sql_text', 'tj_call_split_minute', 'tj_call_sql_minute'],
     about: 'Days tj_events keeps an event after it was ingested (an old journal read today is kept). 0 keeps it for ever. Default 30.',
   },
   sources: [sourceKind({
