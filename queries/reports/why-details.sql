@@ -1,7 +1,8 @@
 -- For the operations `report why` lists ({names}; grouping as why-operations.sql): their calls per 10 ms duration
 -- bucket (APDEX at the operation's T) and their top {per} statement shapes by time inside their calls, from the
 -- per-minute rollups and the window's partial minutes (tj_call_split_window, tj_call_sql_window), for those
--- operations only. `kind` tells the two row sets apart: 'buckets' (statements empty) or 'sql' (one shape per row).
+-- operations only: {contexts} are their first context lines (why-operations.sql), so the rollups are read by their
+-- key's leading context instead of whole. `kind` tells the two row sets apart: 'buckets' (statements empty) or 'sql' (one shape per row).
 SELECT operation, 'buckets' AS kind, sumMapMerge(buckets_10ms) AS buckets, toUInt64(0) AS sql_hash, toUInt64(0) AS count, toUInt64(0) AS us
 FROM
 (
@@ -12,6 +13,7 @@ FROM
                         {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,
         if(rule = 0, context, {op_names:Array(String)}[rule]) AS operation
     FROM tj_call_split_window(from = {from:DateTime64(6)}, to = {to:DateTime64(6)})
+    WHERE context IN {contexts:Array(String)}
 )
 WHERE operation IN {names:Array(String)}
 GROUP BY operation
@@ -29,6 +31,7 @@ FROM
                             {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,
             if(rule = 0, context, {op_names:Array(String)}[rule]) AS operation
         FROM tj_call_sql_window(from = {from:DateTime64(6)}, to = {to:DateTime64(6)})
+        WHERE context IN {contexts:Array(String)}
     )
     WHERE operation IN {names:Array(String)}
     GROUP BY operation, sql_hash

@@ -17,11 +17,12 @@ SELECT
     toUInt64(sum(thread_wait_us_sum)) AS thread_wait_us,
     toUInt64(sum(other_us_sum)) AS other_us,
     sumMap(flagged.1, flagged.2) AS flags,
-    any(rule_target_s) AS rule_target_s
+    any(rule_target_s) AS rule_target_s,
+    groupUniqArray(context) AS contexts
 FROM
 (
     SELECT
-        n, duration_us_sum, db_us_sum, lock_wait_us_sum, cpu_us_sum, thread_wait_us_sum, other_us_sum, flagged,
+        context, n, duration_us_sum, db_us_sum, lock_wait_us_sum, cpu_us_sum, thread_wait_us_sum, other_us_sum, flagged,
         arrayFirstIndex((p, re, ib) -> (p != '' OR re != '') AND startsWith(context, p) AND (re = '' OR match(context, re))
                                        AND (ib = '' OR infobase = ib),
                         {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,

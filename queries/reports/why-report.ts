@@ -92,7 +92,7 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
   const names = ops.map((r) => s(r.operation));
   const per = Math.max(WHY_SLOWEST, WHY_PG_WAITS);
   const [details, slowest, waits, host, targets] = await Promise.all([
-    rows('why-details', { names, per: WHY_TOP_SQL }), rows('why-slowest', { names, per: WHY_SLOWEST }), rows('why-pg-waits', { names, per }),
+    rows('why-details', { names, per: WHY_TOP_SQL, contexts: [...new Set(ops.flatMap((r) => ((r.contexts ?? []) as unknown[]).map(s)))] }), rows('why-slowest', { names, per: WHY_SLOWEST }), rows('why-pg-waits', { names, per }),
     rows('why-host', { names }), rows('why-targets', { names }),
   ]);
   const detail = new Map(details.filter((r) => r.kind === 'buckets').map((r) => [s(r.operation), r]));
