@@ -22,7 +22,7 @@ ASOF INNER JOIN
                             {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,
             if(rule = 0, context_first, {op_names:Array(String)}[rule]) AS operation
         FROM tj_call_splits
-        WHERE ts >= {from:DateTime64(6)} AND ts < {to:DateTime64(6)} AND notEmpty(dbpids)
+        WHERE ts >= {from:DateTime64(6)} AND ts < {to:DateTime64(6)} AND notEmpty(dbpids) AND context_first IN {contexts:Array(String)}
     )
     WHERE operation IN {names:Array(String)}
 ) AS c ON s.pid = c.dbpid AND s.ts >= c.ts_start

@@ -91,8 +91,10 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
   }
   const names = ops.map((r) => s(r.operation));
   const per = Math.max(WHY_SLOWEST, WHY_PG_WAITS);
+  // The listed operations' first context lines: the rollups and the call rows are read by them (their keys' context).
+  const contexts = [...new Set(ops.flatMap((r) => ((r.contexts ?? []) as unknown[]).map(s)))];
   const [details, slowest, waits, host, targets] = await Promise.all([
-    rows('why-details', { names, per: WHY_TOP_SQL, contexts: [...new Set(ops.flatMap((r) => ((r.contexts ?? []) as unknown[]).map(s)))] }), rows('why-slowest', { names, per: WHY_SLOWEST }), rows('why-pg-waits', { names, per }),
+    rows('why-details', { names, per: WHY_TOP_SQL, contexts }), rows('why-slowest', { names, per: WHY_SLOWEST, contexts }), rows('why-pg-waits', { names, per, contexts }),
     rows('why-host', { names }), rows('why-targets', { names }),
   ]);
   const detail = new Map(details.filter((r) => r.kind === 'buckets').map((r) => [s(r.operation), r]));
