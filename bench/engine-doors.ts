@@ -52,7 +52,7 @@ import { type BenchResult, formatTable } from './figures.js';
 import { loadMigrations } from '../ingest/store/migrations.js';
 import { segmentInsertSettings } from '../ingest/sink/clickhouse-sink.js';
 import { PipelineConfigSchema } from '../ingest/config/config.js';
-import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
+import { tjEventToRow } from '../ingest/source/tj/tj-event-to-row.js';
 import type { TjEvent } from '../schemas/tj-event.js';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -17,6 +17,10 @@ import { run as runTjIngestScale } from './tj-ingest-scale.js';
 import { run as runParseCli } from './parse-cli.js';
 import { run as runEngineDoors } from './engine-doors.js';
 import { run as runPgActivityCost } from './pg-activity-cost.js';
+import { run as runStoreFootprint } from './store-footprint.js';
+import { run as runClickHouseHttp } from './clickhouse-http.js';
+import { run as runLockReports } from './lock-reports.js';
+import { run as runSoak } from './soak.js';
 import { run as runReportScale } from './report-scale.js';
 import { run as runReportWhyScale } from './report-why-scale.js';
 
@@ -50,6 +54,19 @@ const BENCHES: Bench[] = [
   // Issue #16: the pg_activity sampler's round trip and CPU (perfpipe's and its server backend's) per sample against
   // a plain SELECT 1 round trip in the same run, 60 sessions of which a third active and a tenth blocked.
   { name: 'pg-activity-cost', run: () => runPgActivityCost({ backends: 60, samples: 300 }) },
+  // Issue #26: bytes per event on disk (system.parts) of a simulated load test, for docs/deploy.md's capacity model.
+  { name: 'store-footprint', run: () => runStoreFootprint({ users: 40, durationS: 600, rate: 400 }) },
+  // Issue 27: `perfpipe serve`'s RSS during a 10M-row SELECT, HTTP ingest against the embedded ingest (bar ≥ 0.5×),
+  // and the HTTP ingest's rate while heavy queries run on the same serve.
+  { name: 'clickhouse-http', run: () => runClickHouseHttp({ sizeMb: 50, rounds: 2 }) },
+  // Issue #28: every report over an 11-hour run's store (whole run, an hour, 10 minutes); 2M events here, and the
+  // 10M and 100M stores when named (the 100M store takes an hour or more to build once into bench/work).
+  { name: 'lock-reports', run: () => runLockReports({ sizes: [2_000_000], rounds: 3 }) },
+  { name: 'lock-reports-scale', run: () => runLockReports({ sizes: [10_000_000, 100_000_000], rounds: 3 }), onlyWhenNamed: true },
+  // Issue #28 item 5, short: `perfpipe run` under a live simulated load test for 4 minutes, RSS held to minute 1's.
+  { name: 'soak', run: () => runSoak({ minutes: 4, rate: 3000, users: 300, referenceMinute: 1, sampleS: 5, reportEveryS: 60, keepFiles: false }) },
+  // The whole soak: an hour at 28,000 events/s, about 100M TJ events (`node dist/bench/soak.js`, bench/soak.ts).
+  { name: 'soak-hour', run: async () => ({ ...(await runSoak({ minutes: 60, rate: 28_000, users: 300, referenceMinute: 10, sampleS: 10, reportEveryS: 300, keepFiles: false })), bench: 'soak-hour' }), onlyWhenNamed: true },
   // Issue #7 item 4: ingest rate and peak RSS at 1 GB and 10 GB (about 15 minutes).
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
   // Issue #25: report sql and report errors at 10M and 30M generated TJ events, beside the scan the rollups replace.

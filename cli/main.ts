@@ -25,7 +25,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'simulate',
-    help: [['perfpipe simulate --out DIR', 'write a load test\'s TJ, PostgreSQL log, atop and APDEX export,'], ['', 'with expected.json (--users N --duration D --rate N --seed S)']],
+    help: [['perfpipe simulate --out DIR', 'write a load test\'s TJ, PostgreSQL log, atop and APDEX export,'], ['', 'with expected.json (--users N --duration D --rate N --seed S --hosts N)']],
     run: async (a) => (await import('./commands/simulate.js')).simulateCommand(a),
   },
   {
@@ -57,6 +57,10 @@ export const COMMANDS: readonly Command[] = [
     run: async (a) => (await import('./commands/sql.js')).sqlCommand(a),
   },
   {
+    name: 'migrate', help: [['perfpipe migrate --cluster NAME', 'print (--print) or apply the DDL of a sharded cluster (--replicated)']],
+    run: async (a) => (await import('./commands/migrate.js')).migrateCommand(a),
+  },
+  {
     name: 'runs', help: [['perfpipe runs start NAME | stop | list', 'named load-test runs; reports take --run NAME']],
     run: async (a) => (await import('./commands/runs.js')).runsCommand(a),
   },
@@ -83,6 +87,11 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'sink', help: [['perfpipe sink --kafka BROKERS', 'Kafka consumer group → ClickHouse (distributed shape)']],
     run: async (a, logger) => (await import('./commands/sink.js')).sinkCommand(a, await logger()),
+  },
+  {
+    name: 'serve',
+    help: [['perfpipe serve --data DIR', 'ClickHouse\'s HTTP interface on a store for analysts\' tools'], ['', '(users in the config\'s serve: section, docs/clickhouse-http.md)']],
+    run: async (a, logger) => (await import('./commands/serve.js')).serveCommand(a, await logger()),
   },
 ];
 
@@ -114,6 +123,12 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof PerfpipeError) {
       process.stderr.write(`perfpipe: ${error.message}\n`);
       return error instanceof ConfigError ? 2 : 1;
+    }
+    // ClickHouse's own refusal (a wrong password, an unknown table): its words on one line, no stack.
+    const ch = error as { code?: unknown; type?: unknown; message?: string };
+    if (typeof ch.type === 'string' && /^[A-Z_]+$/.test(ch.type) && ch.code !== undefined) {
+      process.stderr.write(`perfpipe: ClickHouse answered: ${String(ch.message).trim()} (code ${String(ch.code)}, ${ch.type})\n`);
+      return 1;
     }
     process.stderr.write(`perfpipe: ${(error as Error).stack ?? String(error)}\n`);
     return 1;

@@ -7,10 +7,10 @@ import { ConfigError } from '../ingest/errors/errors.js';
 import { createMemoryBus } from '../ingest/bus/memory-bus.js';
 import type { Bus } from '../ingest/bus/bus.js';
 import { openStore, type Store } from '../ingest/store/clickhouse.js';
-import { migrate } from '../ingest/store/migrations.js';
-import { applyRetention } from '../ingest/store/retention.js';
+import { prepareSchema } from '../ingest/store/schema.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from '../ingest/alert/index.js';
+import { startLockResolver } from '../ingest/locks/lock-resolver.js';
 import type { Source } from '../ingest/source/source.js';
 import { FAMILIES } from '../ingest/families/registry.js';
 import type { Families } from '../ingest/families/family-registry.js';
@@ -29,8 +29,10 @@ export interface Pipeline {
   bus: Bus;
   sources: Source[];
   metrics: LiveMetrics;
-  /** Backfill: resolves when every source read everything and it was stored. */
+  /** Backfill: resolves when every source read everything and it was stored, and every lock episode is worked out. */
   done(): Promise<void>;
+  /** Works out every lock episode still missing something once more and settles it (docs/write-path.md §11). */
+  settleLocks(): Promise<void>;
   /**
    * Sends every alert notice still waiting (group_wait) and stops alerting; resolves once the channels settled,
    * so the `alerts` table holds every alert of the data read so far (`perfpipe demo` reports them next).
@@ -51,10 +53,9 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
   }
   const metrics = new LiveMetrics();
   const store = await openStore({ data: config.data, ...(config.clickhouse ? { clickhouse: config.clickhouse } : {}) });
-  const applied = await migrate(store);
+  const { applied, retained } = await prepareSchema(store, { cluster: config.clickhouse_cluster, retention: config.retention, tables: families.retentionTables });
   // Routine on every fresh data directory: kept out of a person's terminal (issue #15), there at debug level.
   if (applied.length > 0) log.debug({ applied, store: store.where }, 'schema migrations applied');
-  const retained = await applyRetention(store, config.retention, families.retentionTables);
   if (retained.length > 0) log.debug({ retention: retained, store: store.where }, 'retention changed');
   // Inserts, publishes and checkpoints share the data directory's disk: a full one is said once (store-disk.ts).
   const disk = createStoreDiskWatch(store.where, log, metrics);
@@ -70,13 +71,17 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     alerter?.observe(segment);
     return sink.write(segment);
   });
+  // Lock episodes are worked out as they arrive; a backfill settles them once everything is stored.
+  const locks = startLockResolver({ client: store.client, mode, warn: (message, error) => log.warn({ err: error.message }, message) });
   const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families, disk });
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {
     store, bus, sources, metrics,
     async done() {
       await Promise.all(sources.map((s) => s.done()));
+      await locks.settleAll();
     },
+    settleLocks: () => locks.settleAll(),
     async stopAlerts() {
       await alerter?.stop();
     },
@@ -85,6 +90,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
         for (const s of sources) await s.stop();
         await bus.stop();
         await alerter?.stop();
+        await locks.stop();
         await store.close();
       })();
       return stopped;
@@ -110,6 +116,7 @@ async function startOnKafka(config: Config, log: Logger, families: Families): Pr
   return {
     store: sink.service.store, bus: started.bus, sources: started.sources, metrics,
     done: () => Promise.all(started.sources.map((s) => s.done())).then(() => undefined),
+    settleLocks: () => sink.service.locks.settleAll(),
     stopAlerts: () => sink.stopAlerts(),
     stop() {
       stopped ??= (async () => {

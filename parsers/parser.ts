@@ -26,6 +26,11 @@ export interface IncrementalParser<E> {
    * (a tailer then reads into one buffer instead of allocating one per read).
    */
   readonly copiesInput?: boolean;
+  /**
+   * The caller read what the file holds for now: memory the parser kept to read fast may be given back (what it
+   * still needs of the bytes it was fed stays). A daemon follows dozens of files and reads each now and then.
+   */
+  idle?(): void;
 }
 
 /** What a parser knows about the file it reads; `offset` is where its first pushed byte sits. */

@@ -4,7 +4,7 @@ import test from 'ava';
 import { z } from 'zod';
 import { openTempStore, type TempStore } from '../test/support/temp-store.js';
 import { TJ_EVENTS, TjRowSchema } from './tj-row.js';
-import { tjEventToRow } from '../ingest/rows/tj-event-to-row.js';
+import { tjEventToRow } from '../ingest/source/tj/tj-event-to-row.js';
 import { FAMILIES } from '../ingest/families/registry.js';
 import type { TableLayout } from './columns.js';
 import { createTjParser } from '../parsers/tj/index.js';
@@ -13,6 +13,10 @@ import { pgEpisodeToRow, pgEventToRow } from '../ingest/source/pg/pg-rows.js';
 import { createPgParser } from '../parsers/pg/index.js';
 import { createPgEpisodeStream } from '../parsers/pg/episode-stream.js';
 import { AlertRowSchema } from './alert-row.js';
+import { TjLockEpisodeRowSchema } from './tj-lock-episode-row.js';
+import { PgLockEpisodeRowSchema } from './pg-lock-episode-row.js';
+import { TjBackendEventRowSchema, TjConnectionEventRowSchema } from './lock-fact-rows.js';
+import { PgBlockedSidesRowSchema } from './pg-blocked-sides-row.js';
 
 let store: TempStore;
 
@@ -41,6 +45,17 @@ function acceptsType(field: z.ZodType, chType: string): boolean {
       const m = /^Array\((.*)\)$/.exec(chType);
       return m !== null && acceptsType(def.element as z.ZodType, m[1] as string);
     }
+    case 'object': {
+      const m = /^Tuple\((.*)\)$/s.exec(inner);
+      if (m === null) return false;
+      const elements = new Map(topLevelParts(m[1] as string).map((p) => {
+        const at = p.indexOf(' ');
+        return [p.slice(0, at), p.slice(at + 1)] as const;
+      }));
+      const shape = (def as unknown as { shape: Record<string, z.ZodType> }).shape;
+      return Object.keys(shape).join() === [...elements.keys()].join()
+        && Object.entries(shape).every(([name, f]) => acceptsType(f, elements.get(name) ?? ''));
+    }
     case 'record': {
       const m = /^Map\((?:LowCardinality\()?String\)?, (.*)\)$/.exec(chType);
       const value = (def as unknown as { valueType: z.ZodType }).valueType;
@@ -48,6 +63,21 @@ function acceptsType(field: z.ZodType, chType: string): boolean {
     }
     default: return false;
   }
+}
+
+/** `a UInt8, b Array(Tuple(c String, d UInt8))` → its parts at top-level commas. */
+function topLevelParts(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) { parts.push(list.slice(from, i).trim()); from = i + 1; }
+  }
+  parts.push(list.slice(from).trim());
+  return parts;
 }
 
 /** Rows in, the way every insert goes: RowBinary bytes of the table's layout. */
@@ -58,7 +88,8 @@ async function insertRows<L extends TableLayout>(layout: L, rows: Parameters<L['
 async function insertedColumns(table: string): Promise<Map<string, string>> {
   const rs = await store.client.query({ query: `DESCRIBE TABLE ${table}`, format: 'JSONEachRow' });
   const rows = await rs.json<{ name: string; type: string; default_type: string }>();
-  return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type]));
+  // A long tuple type is printed over several lines.
+  return new Map(rows.filter((r) => r.default_type === '').map((r) => [r.name, r.type.replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/\s+/g, ' ')]));
 }
 
 for (const layout of FAMILIES.layouts) {
@@ -79,6 +110,21 @@ test('alerts: the zod schema and the table have the same columns with compatible
   t.deepEqual([...columns.keys()].sort(), Object.keys(fields).sort());
   for (const [name, field] of Object.entries(fields)) t.true(acceptsType(field, columns.get(name) ?? ''), `alerts.${name}`);
 });
+
+// Tables written as JSON rows (the lock resolver's) or by materialized views: each column a field of the schema.
+const JSON_ROW_TABLES: Array<[string, z.ZodObject]> = [
+  ['tj_lock_episodes', TjLockEpisodeRowSchema], ['pg_lock_episodes', PgLockEpisodeRowSchema],
+  ['tj_connection_events', TjConnectionEventRowSchema], ['tj_backend_events', TjBackendEventRowSchema],
+  ['pg_blocked_sides', PgBlockedSidesRowSchema],
+];
+for (const [table, schema] of JSON_ROW_TABLES) {
+  test(`${table}: the zod schema and the table have the same columns with compatible types`, async (t) => {
+    const columns = await insertedColumns(table);
+    const fields = schema.shape as Record<string, z.ZodType>;
+    t.deepEqual([...columns.keys()].sort(), Object.keys(fields).sort());
+    for (const [name, field] of Object.entries(fields)) t.true(acceptsType(field, columns.get(name) ?? ''), `${table}.${name}: zod ${field.def.type} vs ClickHouse ${columns.get(name)}`);
+  });
+}
 
 test('a mapped TJ row passes its schema, is stored and reads back with its typed values', async (t) => {
   const text = "05:15.349002-15980,TLOCK,6,process=rphost,p:processName=BP30SQL,OSThread=7,t:clientID=55,t:connectID=17,SessionID=27,Usr=Иванов,Regions='Reference28054.REFLOCK,InfoRg20642.DIMS',Locks='Reference28054.REFLOCK Exclusive ID=28054:82b9',WaitConnections='18,19',Context='\nМодуль.А : 1 : X();\n\tМодуль.Б : 2 : Y();',Usr=Петров,Custom=1\n" +

@@ -5,27 +5,89 @@
 
 const TWO_32 = 4294967296;
 
-/** A growable output buffer with the writes RowBinary needs. `finish()` hands the bytes over and starts anew. */
+/**
+ * Buffers that writers handed out and were given back (their segment was acknowledged), for any writer's next segment.
+ * Shared, so that the buffers of a file read to its end serve the next file instead of waiting for a garbage
+ * collection beside the next file's fresh ones (docs/write-path.md §7). At most `max` are kept; the oldest goes first.
+ */
+export class SpareBuffers {
+  private readonly spares: Buffer[] = [];
+
+  constructor(private readonly max = 4) {}
+
+  /** The smallest spare of `min` to `most` bytes, taken out; null when none fits. */
+  take(min: number, most: number): Buffer | null {
+    let best = -1;
+    for (let i = 0; i < this.spares.length; i++) {
+      const n = (this.spares[i] as Buffer).length;
+      if (n >= min && n <= most && (best < 0 || n < (this.spares[best] as Buffer).length)) best = i;
+    }
+    return best < 0 ? null : (this.spares.splice(best, 1)[0] as Buffer);
+  }
+
+  give(buf: Buffer): void {
+    this.spares.push(buf);
+    if (this.spares.length > this.max) this.spares.shift();
+  }
+
+  /** Bytes kept. */
+  get bytes(): number {
+    return this.spares.reduce((a, b) => a + b.length, 0);
+  }
+}
+
+/** The process's spare buffers (one thread's; a worker thread has its own). */
+export const SHARED_SPARES = new SpareBuffers();
+
+/** Writers whose segments reach this size take and give spares; scratch writers (a value, a constant) allocate. */
+const SHARED_FROM_BYTES = 256 * 1024;
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * A growable output buffer with the writes RowBinary needs. `finish()` hands the bytes over and starts anew; the
+ * next buffer is taken only when the next byte is written, so a writer with nothing to write holds no buffer (a
+ * daemon follows dozens of files at once, docs/write-path.md §7).
+ */
 export class RowBinaryWriter {
-  buf: Buffer;
+  buf: Buffer = NO_BYTES;
   pos = 0;
   /** What the last segment needed: what the next buffer is sized for. */
   private largest: number;
-  /** A buffer handed out before and given back (recycle), for the next segment. */
-  private spare: Buffer | null = null;
+  /** Whether a segment was handed out yet: until then no size is known and any spare as large as `initial` fits. */
+  private sized = false;
 
-  constructor(private readonly initial = 64 * 1024) {
+  constructor(private readonly initial = 64 * 1024, private readonly spares: SpareBuffers = SHARED_SPARES) {
     // `initial` is also what the buffer shrinks back to once segments are small again (finish).
-    this.buf = Buffer.allocUnsafe(initial);
     this.largest = initial;
   }
 
   /** Makes room for `n` more bytes. */
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
+    if (this.buf.length === 0) {
+      this.buf = this.nextBuffer(n);
+      return;
+    }
     const grown = Buffer.allocUnsafe(Math.max(this.buf.length + (this.buf.length >> 1), this.pos + n));
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
+  }
+
+  /**
+   * A buffer as large as the last segment plus an eighth. A spare that holds a segment as large as the last one is
+   * taken even when it is short of the eighth on top (segments of a file differ by a few per cent): requiring the
+   * full size made a fresh buffer beside the spare on most segments, and four RowBinary buffers were alive instead
+   * of two (45 against 27 MiB of ArrayBuffers in a 1 GB ingest, docs/write-path.md §7). Spares more than twice
+   * the size are left for a writer they fit.
+   */
+  private nextBuffer(n: number): Buffer {
+    const wanted = Math.max(n, this.largest + (this.largest >> 3));
+    if (wanted >= SHARED_FROM_BYTES) {
+      const spare = this.spares.take(Math.max(n, this.largest), this.sized ? 2 * wanted : Number.POSITIVE_INFINITY);
+      if (spare !== null) return spare;
+    }
+    return Buffer.allocUnsafe(wanted);
   }
 
   u8(v: number): void {
@@ -126,34 +188,31 @@ export class RowBinaryWriter {
   }
 
   /**
-   * The bytes written since the last finish, handed over as they are; the writer starts a buffer as large as the
-   * last segment plus an eighth. Growing by doubling left up to twice each segment's size alive per
-   * segment in flight, and copying out to an exact size cost a copy per segment; a buffer sized from the last ones
-   * is rarely grown and never much larger than what it holds. After a small segment it shrinks back to `initial`.
+   * The bytes written since the last finish, handed over as they are; the next segment's buffer is sized from this
+   * one. Growing by doubling left up to twice each segment's size alive per segment in flight, and copying out to
+   * an exact size cost a copy per segment; a buffer sized from the last ones is rarely grown and never much larger
+   * than what it holds. After a small segment it shrinks back to `initial`.
    */
   finish(): Buffer {
     const out = this.buf.subarray(0, this.pos);
-    this.largest = this.pos < this.largest / 4 ? this.initial : Math.max(this.pos, this.initial);
-    const wanted = this.largest + (this.largest >> 3);
-    // A spare that holds a segment as large as the last one is taken even when it is short of the eighth on top
-    // (segments of a file differ by a few per cent): requiring the full `wanted` made a fresh buffer beside the
-    // spare on most segments, and four RowBinary buffers were alive instead of two (45 against 27 MiB of
-    // ArrayBuffers in a 1 GB ingest, docs/write-path.md §7). Spares too small or too large are let go.
-    const spare = this.spare;
-    this.spare = null;
-    this.buf = spare !== null && spare.length >= this.largest && spare.length <= 2 * wanted ? spare : Buffer.allocUnsafe(wanted);
+    if (this.pos > 0) {
+      this.largest = this.pos < this.largest / 4 ? this.initial : Math.max(this.pos, this.initial);
+      this.sized = true;
+    }
+    this.buf = NO_BYTES;
     this.pos = 0;
     return out;
   }
 
   /**
    * Takes back a buffer `finish` handed out, once nothing reads it any more (its segment was acknowledged), for a
-   * later segment: a backfill then writes into the same few buffers instead of allocating megabytes per segment,
-   * which left the process's malloc heap fragmented (peak RSS of a 1 GB ingest ~60 MiB higher, docs/write-path.md).
+   * later segment of any writer: a backfill then writes into the same few buffers instead of allocating megabytes
+   * per segment, which left the process's malloc heap fragmented (peak RSS of a 1 GB ingest ~60 MiB higher,
+   * docs/write-path.md).
    */
   recycle(body: Buffer): void {
-    if (body.byteOffset !== 0 || body.buffer.byteLength < this.initial || this.spare !== null) return;
-    this.spare = Buffer.from(body.buffer, 0, body.buffer.byteLength);
+    if (body.byteOffset !== 0 || body.buffer.byteLength < SHARED_FROM_BYTES) return;
+    this.spares.give(Buffer.from(body.buffer, 0, body.buffer.byteLength));
   }
 }
 

@@ -1,6 +1,6 @@
 // The `tj_events` row: typed columns for what analysts query (queries/ddl/001_tj_events.sql), every
 // other property in `props`. schemas/ddl-agreement.test.ts holds this schema and the DDL in step. Filling a row from a
-// parsed event is the row mapping's job (ingest/rows/tj-event-to-row.ts): schemas/ stays below the parsers.
+// parsed event is the row mapping's job (ingest/source/tj/tj-event-to-row.ts): schemas/ stays below the parsers.
 import type { z } from 'zod';
 import { col, tableLayout } from './columns.js';
 

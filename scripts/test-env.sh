@@ -26,7 +26,7 @@ say() { echo "test-env: $*" >&2; }
 PROGRAMS=(
   "atop atop" "atopsar atop"
   "pgbadger pgbadger"
-  "mvn maven" "java openjdk-17-jre-headless"
+  "mvn maven" "java openjdk-17-jre-headless" "javac openjdk-17-jdk-headless"
   "chromium chromium"
   "prometheus prometheus" "promtool prometheus"
   "prometheus-alertmanager prometheus-alertmanager"
@@ -119,3 +119,6 @@ elif [[ $CI_MODE -eq 1 ]]; then
   say "cannot fetch the Kafka jars without maven and java"
   exit 1
 fi
+
+# The ClickHouse clients of the HTTP interface's tests (clickhouse-connect, the JDBC driver, clickhouse-go).
+bash "$HERE/clickhouse-clients.sh"

@@ -3,6 +3,7 @@ import test from 'ava';
 import { copyOf } from './support/bus-contract.js';
 import { Metrics } from '../ingest/observe/metrics.js';
 import { createAlerter, parseDeadlockEdges, type AlertNotice } from '../ingest/alert/index.js';
+import { digestAlert } from '../ingest/alert/alert-digest.js';
 import { startReceiver, tjSegment } from './support/alert-receiver.js';
 
 test('DeadlockConnectionIntersections splits into edges; commas inside quoted values stay in the fields', (t) => {
@@ -53,7 +54,49 @@ test('a TDEADLOCK alert lists each edge and names the holders by their last user
   t.is(a.labels.severity, 'critical');
   t.is(a.labels.lock_space, 'Reference10.REFLOCK');
   t.is(a.examples[0]!.edges, '17 waits for 18 on Reference10.REFLOCK Exclusive ID=10:9d31; 18 waits for 17 on Reference10.REFLOCK Exclusive ID=10:95aa');
-  t.is(a.examples[0]!.holders, 'connection 18 (user Сидоров; context ОбщийМодуль.Цены.Модуль : 7 : Записать(); last event TLOCK at 2026-11-30T14:45:30.000000Z; last lock Reference10.REFLOCK); connection 17 (not seen in the journal yet)');
+  t.is(a.examples[0]!.holders, 'connection 18 (user Сидоров; context ОбщийМодуль.Цены.Модуль : 7 : Записать(); last event TLOCK at 2026-11-30T14:45:30.000000Z; last lock Reference10.REFLOCK); connection 17 (user DefUser; context Форма.Записать; last event TDEADLOCK at 2026-11-30T14:45:36.115007Z)',
+    'the victim, a holder too, is named by its TDEADLOCK: read after the finding, before the notice');
+});
+
+const DEADLOCK_4857 = "45:36.115007-0,TDEADLOCK,6,process=rphost,p:processName=test,t:connectID=4857,Usr=DefUser,DeadlockConnectionIntersections='4857 4904 InfoRg20642.DIMS Exclusive Fld20644=13,4904 4857 InfoRg20642.DIMS Exclusive Fld20644=30',Context='Форма.Записать'";
+const HOLDER_4904 = "45:35.400203-11,TLOCK,5,process=rphost,p:processName=test,t:connectID=4904,Usr=loadtest,Regions=InfoRg20642.DIMS,WaitConnections=,Context='Обработка.Нагрузка.Модуль : 12 : Записать()'";
+const HOLDER_4904_TEXT = 'connection 4904 (user loadtest; context Обработка.Нагрузка.Модуль : 12 : Записать(); last event TLOCK at 2026-11-30T14:45:35.400203Z; last lock InfoRg20642.DIMS)';
+
+/** The deadlock's notices when the holder's earlier TLOCK is read `holderAfterMs` after the TDEADLOCK (default group wait, 500 ms). */
+async function deadlockWithLateHolder(holderAfterMs: number): Promise<AlertNotice[]> {
+  const rx = await startReceiver();
+  const t0 = Date.parse('2026-11-30T15:00:00Z');
+  let now = t0;
+  const alerter = createAlerter({ channels: { log: false, webhook: { url: rx.url } } }, { metrics: new Metrics(), now: () => now, manual: true });
+  // The victim's rphost file is read first; the holder's (another rphost) later, as on a busy machine.
+  alerter.observe(tjSegment(DEADLOCK_4857));
+  const steps = [{ at: holderAfterMs, run: () => alerter.observe(tjSegment(HOLDER_4904)) }, { at: 500, run: () => alerter.tick() }];
+  for (const step of steps.sort((a, b) => a.at - b.at)) {
+    now = t0 + step.at;
+    await step.run();
+  }
+  await alerter.stop();
+  await rx.close();
+  return rx.received.flatMap((r) => (r.body as { alerts: AlertNotice[] }).alerts);
+}
+
+const digestOf = (a: AlertNotice) => digestAlert({ alertname: a.labels.alertname!, severity: a.labels.severity!, labels: a.labels, events: a.count, last_example: a.examples[0]! });
+
+test('a deadlock holder whose earlier events come in a segment read after the TDEADLOCK, within the group wait, is named with its user', async (t) => {
+  const alerts = await deadlockWithLateHolder(200);
+  t.is(alerts.length, 1);
+  t.is(alerts[0]!.examples[0]!.holders, `${HOLDER_4904_TEXT}; connection 4857 (user DefUser; context Форма.Записать; last event TDEADLOCK at 2026-11-30T14:45:36.115007Z)`);
+  t.true(alerts[0]!.annotations.top_holders!.split('\n').includes(`${HOLDER_4904_TEXT} ×1`), alerts[0]!.annotations.top_holders);
+  t.like(digestOf(alerts[0]!), { victim: 'DefUser (connection 4857)', culprit: 'loadtest (connection 4904)' });
+});
+
+test('a deadlock holder read only after the notice was sent is named by a correction, at the latest when the alerter stops', async (t) => {
+  const alerts = await deadlockWithLateHolder(600);
+  t.is(alerts.length, 2);
+  t.like(digestOf(alerts[0]!), { culprit: 'connection 4904' });
+  t.like(alerts[1]!, { count: 1, sequence: 2 });
+  t.is(alerts[1]!.annotations.correction, 'names culprits not yet seen in the journal when notice 1 was sent');
+  t.like(digestOf(alerts[1]!), { victim: 'DefUser (connection 4857)', culprit: 'loadtest (connection 4904)' });
 });
 
 test('an EXCP about a lock conflict alerts; other exceptions do not', async (t) => {

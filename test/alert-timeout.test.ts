@@ -12,6 +12,7 @@ const CULPRIT_TLOCK = `32:10.000000-5000,TLOCK,6,process=rphost,p:processName=te
 \tДокумент.Реализация.МодульОбъекта : 10 : Провести()'`;
 const VICTIM_TLOCK = '32:27.850000-20000000,TLOCK,6,process=rphost,p:processName=test,t:connectID=19,SessionID=19,Usr=DefUser,Regions=Document30456.REFLOCK,Locks=\'Document30456.REFLOCK Exclusive ID=30456:88f5\',WaitConnections=18,Context=Форма.Записать : Документ.ДокументДляБлокировки.ФормаОбъекта';
 const TTIMEOUT = '32:27.857000-0,TTIMEOUT,5,process=rphost,p:processName=test,t:clientID=52,t:applicationName=1CV8C,t:computerName=yardnout,t:connectID=19,SessionID=19,Usr=DefUser,AppID=1CV8C,WaitConnections=18,Context=Форма.Записать : Документ.ДокументДляБлокировки.ФормаОбъекта';
+const CULPRIT_18 = 'connection 18 (user Петров; context ОбщийМодуль.Проведение.Модуль : 120 : Блокировка.Заблокировать();; last event TLOCK at 2026-11-30T14:32:10.000000Z; last lock Document30456.REFLOCK)';
 
 interface WebhookAlert { status: string; labels: Record<string, string>; annotations: Record<string, string>; count: number; examples: Record<string, string>[]; fingerprint: string }
 const alertsOf = (body: unknown) => (body as { alerts: WebhookAlert[] }).alerts;
@@ -38,18 +39,82 @@ test('a TTIMEOUT becomes a webhook after the group wait, naming the culprit conn
   });
   t.is(alert!.status, 'firing');
   t.is(alert!.count, 1);
-  const culprit = 'connection 18 (user Петров; context ОбщийМодуль.Проведение.Модуль : 120 : Блокировка.Заблокировать();; last event TLOCK at 2026-11-30T14:32:10.000000Z; last lock Document30456.REFLOCK)';
   t.deepEqual(alert!.examples, [{
     ts: '2026-11-30T14:32:27.857000Z', victim_connection: '19', victim_user: 'DefUser',
     victim_context: 'Форма.Записать : Документ.ДокументДляБлокировки.ФормаОбъекта', wait_ms: '20000',
-    lock_space: 'Document30456.REFLOCK', culprit_connections: '18', culprits: culprit,
+    lock_space: 'Document30456.REFLOCK', culprit_connections: '18', culprits: CULPRIT_18,
   }]);
   t.is(alert!.annotations.summary, '1 managed-lock timeout(s) in infobase test on Document30456.REFLOCK');
-  t.is(alert!.annotations.top_culprits, `${culprit} ×1`);
+  t.is(alert!.annotations.top_culprits, `${CULPRIT_18} ×1`);
   t.is(metrics.value('perfpipe_alerts_fired_total', { rule: 'ttimeout' }), 1);
   t.is(metrics.value('perfpipe_alert_notifications_sent_total', { channel: 'webhook' }), 1);
   await alerter.stop();
   t.is(rx.received.length, 1, 'stop has nothing new to send');
+});
+
+test('a culprit whose earlier events are read after the TTIMEOUT, before the group wait ends, is named with its user', async (t) => {
+  const rx = await startReceiver();
+  t.teardown(() => rx.close());
+  let now = Date.parse('2026-11-30T14:33:00Z');
+  const alerter = createAlerter({ group_wait_ms: 500, channels: { log: false, webhook: { url: rx.url } } },
+    { metrics: new Metrics(), now: () => now, manual: true });
+  // The victim's file is read first; the culprit's (another rphost) within the group wait.
+  alerter.observe(tjSegment([VICTIM_TLOCK, TTIMEOUT].join('\n')));
+  now += 499;
+  await alerter.tick();
+  alerter.observe(tjSegment(CULPRIT_TLOCK));
+  now += 1;
+  await alerter.tick();
+  t.is(rx.received.length, 1);
+  const [alert] = alertsOf(rx.received[0]!.body);
+  t.is(alert!.examples[0]!.culprits, CULPRIT_18);
+  t.is(alert!.annotations.last_culprits, CULPRIT_18);
+  t.is(alert!.annotations.top_culprits, `${CULPRIT_18} ×1`);
+  await alerter.stop();
+  t.is(rx.received.length, 1, 'nothing to correct at stop');
+});
+
+test('a culprit named only after its notice was sent brings one correction at the next round; a further one waits for the update', async (t) => {
+  const rx = await startReceiver();
+  t.teardown(() => rx.close());
+  let now = Date.parse('2026-11-30T14:33:00Z');
+  const alerter = createAlerter({ group_wait_ms: 500, group_interval_ms: 60_000, channels: { log: false, webhook: { url: rx.url } } },
+    { metrics: new Metrics(), now: () => now, manual: true });
+  const waitingFor = (id: number, at: string) => tjSegment(TTIMEOUT.replace('32:27.857000', at).replace('WaitConnections=18', `WaitConnections=${id}`));
+  const culprit = (id: number, user: string) => tjSegment(CULPRIT_TLOCK.replace('connectID=18,SessionID=18,Usr=Петров', `connectID=${id},SessionID=${id},Usr=${user}`));
+  const named = (id: number, user: string) => CULPRIT_18.replace('connection 18 (user Петров', `connection ${id} (user ${user}`);
+  const notice = (i: number) => alertsOf(rx.received[i]!.body)[0]!;
+
+  alerter.observe(waitingFor(20, '32:27.857000'));
+  now += 500;
+  await alerter.tick();
+  t.is(rx.received.length, 1);
+  t.is(notice(0).examples[0]!.culprits, 'connection 20 (not seen in the journal yet)', 'unknown when sent: as it was');
+
+  alerter.observe(culprit(20, 'Сидоров'));
+  now += 250;
+  await alerter.tick();
+  t.is(rx.received.length, 2, 'the correction goes out at the next round, not group_interval_ms later');
+  t.like(notice(1), { count: 1, sequence: 2 });
+  t.is(notice(0).annotations.correction, undefined);
+  t.is(notice(1).annotations.correction, 'names culprits not yet seen in the journal when notice 1 was sent');
+  t.is(notice(1).examples[0]!.culprits, named(20, 'Сидоров'));
+  t.is(notice(1).annotations.top_culprits, `${named(20, 'Сидоров')} ×1`);
+  await alerter.tick();
+  t.is(rx.received.length, 2, 'corrected once');
+
+  alerter.observe(waitingFor(21, '32:40.000000'));
+  alerter.observe(culprit(21, 'Козлов'));
+  now += 250;
+  await alerter.tick();
+  t.is(rx.received.length, 2, 'a second correction waits for the update');
+  now += 60_000;
+  await alerter.tick();
+  t.is(rx.received.length, 3);
+  t.like(notice(2), { count: 2, sequence: 3 });
+  t.is(notice(2).annotations.correction, undefined, 'an update, not a correction');
+  t.deepEqual(notice(2).examples.map((e) => e.culprits), [named(20, 'Сидоров'), named(21, 'Козлов')]);
+  await alerter.stop();
 });
 
 test('the internal timer sends without anyone calling tick', async (t) => {

@@ -27,13 +27,14 @@ function configError(input: unknown): string {
   return '(no error)';
 }
 
-test('a ClickHouse URL with a user or password is refused without repeating it', (t) => {
+test('a ClickHouse URL with a password is refused without repeating it; a user name alone is taken', (t) => {
   const message = configError({ clickhouse: `http://admin:${PASSWORD}@db.example:8123/perf` });
   t.is(message, [
     'perfpipe.yaml is not valid:',
-    '  clickhouse: holds a user or password; put them in PERFPIPE_CLICKHOUSE_USER and PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)',
+    '  clickhouse: holds a password; put it in PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)',
   ].join('\n'));
   t.is(parseConfig({ clickhouse: 'http://db.example:8123/perf' }).clickhouse, 'http://db.example:8123/perf');
+  t.is(parseConfig({ clickhouse: 'http://writer@db.example:8123' }).clickhouse, 'http://writer@db.example:8123');
 });
 
 test('paths with a NUL byte or a line break, and a source inside the data directory, are refused with their keys', (t) => {

@@ -37,11 +37,11 @@ test('report locks names the timeout victim and its culprit, the deadlock edges 
   t.deepEqual(JSON.parse(r.stdout), {
     waits: [{
       ts: '2026-11-30T14:45:31.500000Z', infobase: 'test', connect_id: 19, user: 'Петров', context: WRITE,
-      regions: ['Reference10.REFLOCK'], wait_ms: 1500, culprit_connect_ids: [18], culprits: [c18],
+      regions: ['Reference10.REFLOCK'], wait_ms: 1500, culprit_connect_ids: [18], culprits: [c18], culprit_status: 'settled',
     }],
     timeouts: [{
       ts: '2026-11-30T14:45:32.000000Z', infobase: 'test', victim_connect_id: 19, victim_user: 'Петров', victim_context: WRITE,
-      culprit_connect_ids: [18], culprits: [c18],
+      culprit_connect_ids: [18], culprits: [c18], culprit_status: 'settled',
     }],
     deadlocks: [{
       ts: '2026-11-30T14:45:36.115007Z', infobase: 'test', victim_connect_id: 17, victim_user: 'DefUser', victim_context: 'Форма.Записать',
@@ -51,6 +51,8 @@ test('report locks names the timeout victim and its culprit, the deadlock edges 
         { waiter: 17, holder: 18, region: 'Reference10.REFLOCK', mode: 'Exclusive', lock: 'ID=10:9d31', culprit: { ...c18, lock: null } },
         { waiter: 18, holder: 17, region: 'Reference10.REFLOCK', mode: 'Exclusive', lock: 'ID=10:95aa', culprit: { connect_id: 17, user: 'DefUser', context: 'Форма.Записать', ...noTx, lock: null } },
       ],
+      // The log holds no SDBL: the culprits' transactions can never be found, so the episodes are settled, not complete.
+      culprit_status: 'settled',
     }],
     top_regions: [{ infobase: 'test', region: 'Reference10.REFLOCK', waits: 1, total_wait_ms: 1500, max_wait_ms: 1500, waiting_connections: 1 }],
     per_minute: [{ minute: '2026-11-30T14:45:00Z', infobase: 'test', waits: 1, total_wait_ms: 1500, max_wait_ms: 1500, timeouts: 1, deadlocks: 1 }],

@@ -64,7 +64,7 @@ test.before(async () => {
   const sim = await runCli(['simulate', '--out', out, '--users', '8', '--duration', '150s', '--rate', '120', '--seed', '4', '--conflicts-per-minute', '8']);
   if (sim.code !== 0) throw new Error(sim.stderr);
   expected = JSON.parse(readFileSync(join(out, 'expected.json'), 'utf8')) as Expected;
-  await cli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ']);
+  await cli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg')]);
   for (const r of expected.runs) {
     await cli(['runs', 'start', r.name, '--at', r.from]);
     await cli(['runs', 'stop', r.name, '--at', r.to]);

@@ -16,10 +16,11 @@ const out = join(work, 'run');
 const data = join(work, 'data');
 const DB = "event IN ('DBPOSTGRS', 'DBMSSQL', 'DBORACLE', 'DB2', 'DBV8DBEng') AND sql_hash != 0";
 
+// No --tz or --pg-prefix: ingest finds the zone simulate wrote (tj/timezone.txt) and the log's prefix, as a user's would.
 const setup = (async () => {
   const sim = await runCli(['simulate', '--out', out, '--users', '8', '--duration', '200s', '--rate', '120', '--seed', '9', '--conflicts-per-minute', '6']);
   if (sim.code !== 0) throw new Error(`simulate failed: ${sim.stderr}`);
-  const ingest = await runCli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--pg-prefix', '%m [%p] %q%u@%d ', '--tz', 'Europe/Moscow', '--data', data]);
+  const ingest = await runCli(['ingest', '--tj', join(out, 'tj'), '--pg', join(out, 'pg'), '--data', data]);
   if (ingest.code !== 0) throw new Error(`ingest failed: ${ingest.stderr}`);
   return JSON.parse(readFileSync(join(out, 'expected.json'), 'utf8')) as Expected & { options: { start: string } };
 })();

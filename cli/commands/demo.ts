@@ -96,6 +96,8 @@ export async function demoCommand(argv: string[], log: Logger): Promise<number> 
   await pipeline.store.client.command({ query: STOP_RUN, query_params: { name: 'demo', at: stopped } });
   // Every notice still in group_wait is sent now, so the section below lists all the alerts of the stored data.
   await pipeline.stopAlerts();
+  // The lock episodes of the run, worked out to the end (docs/write-path.md §11).
+  await pipeline.settleLocks();
 
   const params = { from: Math.floor(start.getTime() / 1000) - 3600, to: Math.ceil(Date.now() / 1000) + 3600, target_us: 1_500_000, limit: 10 };
   const client = pipeline.store.client;

@@ -23,7 +23,7 @@ interface FileParsingCommon {
 
 /**
  * How one file is parsed: fed to an encoder chunk by chunk, or read by `whole` on its own (several threads:
- * ndjson/pg-pieces.ts), which prints through `print`.
+ * ndjson/file-pieces.ts), which prints through `print`.
  */
 export type FileParsing = FileParsingCommon & (
   | { encoder: NdjsonEncoder; whole?: never }

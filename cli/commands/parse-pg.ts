@@ -14,7 +14,8 @@ import { isValidTimeZone } from '../../parsers/tj/index.js';
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { parseFlags } from '../flags/args.js';
 import { pgLines } from '../ndjson/pg-lines.js';
-import { parsePgInPieces, pieceBytes, pieceStarts, pieceThreads } from '../ndjson/pg-pieces.js';
+import { pieceStarts, pieceThreads } from '../ndjson/file-pieces.js';
+import { parsePgInPieces, pieceBytes, startsEntry } from '../ndjson/pg-pieces.js';
 import { countingEntries } from '../../ingest/source/pg/prefix-watch.js';
 import { OBJECT_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
@@ -55,7 +56,7 @@ export async function parsePgCommand(argv: string[]): Promise<number> {
     };
     // A large stderr log is parsed in pieces on every core (ndjson/pg-pieces.ts), with the same output.
     const threads = format === 'stderr' ? pieceThreads(size, perPiece) : 0;
-    const starts = threads > 0 ? pieceStarts(file, perPiece, compilePrefix(prefix)) : [];
+    const starts = threads > 0 ? pieceStarts(file, perPiece, startsEntry(compilePrefix(prefix))) : [];
     if (starts.length > 0) {
       const counted = { lines: 0, entries: 0 };
       const job = { parser: options, chunkBytes: OBJECT_ENCODER_CHUNK };

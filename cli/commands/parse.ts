@@ -3,8 +3,11 @@
 import { hostname } from 'node:os';
 import { hourFromFileName, isValidHour, isValidTimeZone } from '../../parsers/tj/index.js';
 import { ConfigError } from '../../ingest/errors/errors.js';
+import type { IngestError } from '../../schemas/ingest-error.js';
 import { parseFlags } from '../flags/args.js';
+import { pieceStarts, pieceThreads } from '../ndjson/file-pieces.js';
 import { createTjNdjsonEncoder } from '../ndjson/tj-ndjson.js';
+import { parseTjInPieces, startsEvent, tjPieceBytes } from '../ndjson/tj-pieces.js';
 import { BYTE_ENCODER_CHUNK, parseFilesToNdjson } from './parse-files.js';
 
 const USAGE = 'perfpipe parse tj FILE… [--tz ZONE] [--hour YYMMDDHH] [--host NAME]';
@@ -29,18 +32,25 @@ export async function parseCommand(argv: string[]): Promise<number> {
   if (!isValidTimeZone(tz)) throw new ConfigError(`--tz: ${JSON.stringify(tz)} is not an IANA zone; expected e.g. "Europe/Moscow"`);
   if (values.hour !== undefined && !isValidHour(values.hour)) throw new ConfigError(`--hour: ${JSON.stringify(values.hour)} is not yymmddhh; expected e.g. "24010415"`);
   const host = values.host ?? hostname();
-  return parseFilesToNdjson(files, ({ file, fileKey }) => {
+  const perPiece = tjPieceBytes();
+  return parseFilesToNdjson(files, ({ file, fileKey, size }) => {
     const hour = values.hour ?? hourFromFileName(file);
+    const ctx = { host, source: 'tj', file, file_key: fileKey, hour, tz };
     let hourWarned = false;
-    return {
-      encoder: createTjNdjsonEncoder({ host, source: 'tj', file, file_key: fileKey, offset: 0, hour, tz }),
-      // Without an hour every event fails the same way: say why once, then only the error lines.
-      note: (e) => {
-        if (e.kind !== 'bad_header' || hour !== null) return [];
-        if (hourWarned) return null;
-        hourWarned = true;
-        return [`perfpipe: ${file}: its name carries no hour (yymmddhh.log); pass --hour YYMMDDHH`];
-      },
+    // Without an hour every event fails the same way: say why once, then only the error lines.
+    const note = (e: IngestError): string[] | null => {
+      if (e.kind !== 'bad_header' || hour !== null) return [];
+      if (hourWarned) return null;
+      hourWarned = true;
+      return [`perfpipe: ${file}: its name carries no hour (yymmddhh.log); pass --hour YYMMDDHH`];
     };
+    // A large journal is parsed in pieces on every core (ndjson/tj-pieces.ts), with the same output.
+    const threads = pieceThreads(size, perPiece);
+    const starts = threads > 0 ? pieceStarts(file, perPiece, startsEvent) : [];
+    if (starts.length > 0) {
+      const job = { ctx, starts: [0, ...starts], chunkBytes: BYTE_ENCODER_CHUNK };
+      return { whole: (print) => parseTjInPieces(job, threads, print), note };
+    }
+    return { encoder: createTjNdjsonEncoder({ ...ctx, offset: 0 }), note };
   }, BYTE_ENCODER_CHUNK);
 }

@@ -5,13 +5,14 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { startPipeline, type Pipeline } from '../../daemon/pipeline.js';
 import { startHttpServer } from '../../daemon/http/server.js';
+import { serveStore } from '../../daemon/clickhouse-http/for-store.js';
 import { readDaemonFile, removeDaemonFile, writeDaemonFile } from '../../queries/daemon-file.js';
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { configFromFlags } from '../flags/config-from-flags.js';
 import { explainSourcesWithNothingToRead } from '../../daemon/assembly/nothing-to-read.js';
 import { DISK_FULL_GAUGE } from '../../daemon/assembly/store-disk.js';
 
-const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
+const USAGE = 'perfpipe run [--config FILE] [--tj DIR] [--pg DIR [--pg-prefix P] [--pg-format F]] [--apdex DIR] [--atop PATH] [--atop-raw DIR] [--atop-spawn SECONDS] [--pg-activity postgresql://USER@HOST:PORT/DB] [--tz ZONE] [--host NAME] [--data DIR | --clickhouse URL] [--listen HOST:PORT] [--serve-listen HOST:PORT] [--alert-webhook URL] [--alertmanager URL]';
 
 export async function runCommand(argv: string[], log: Logger): Promise<number> {
   const { config, help } = configFromFlags(argv, USAGE);
@@ -33,14 +34,17 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
   // Announce the daemon before opening the store: a `perfpipe sql` started meanwhile waits for this
   // daemon (503 until ready) instead of taking the data directory's lock from under it.
   if (!config.clickhouse) writeDaemonFile(config.data, { pid: process.pid, url: server.url, token });
+  let clickhouse = null;
   try {
     pipeline = await startPipeline(config, 'follow', log);
+    clickhouse = await serveStore(pipeline.store, config.serve, config.data);
   } catch (error) {
     removeDaemonFile(config.data);
     await server.close();
+    await pipeline?.stop();
     throw error;
   }
-  log.info({ sources: config.sources.map((s) => s.location), store: pipeline.store.where, http: server.url }, 'perfpipe is running');
+  log.info({ sources: config.sources.map((s) => s.location), store: pipeline.store.where, http: server.url, clickhouse: clickhouse?.url }, 'perfpipe is running');
   // The daemon waits for files to appear, but says now why a source reads nothing yet (a name pattern that
   // misses the log file is the usual reason, issue #15).
   for (const reason of await explainSourcesWithNothingToRead(config.sources)) log.warn(`nothing to read yet: ${reason}`);
@@ -50,6 +54,7 @@ export async function runCommand(argv: string[], log: Logger): Promise<number> {
   });
   log.info('stopping: saving checkpoints');
   removeDaemonFile(config.data);
+  await clickhouse?.close();
   await server.close();
   await pipeline.stop();
   log.info({ events: pipeline.metrics.total('perfpipe_events_total') }, 'stopped');

@@ -16,6 +16,7 @@ export const PIPELINE_OPTIONS = {
   hour: { type: 'string' },
   host: { type: 'string' },
   listen: { type: 'string' },
+  'serve-listen': { type: 'string' },
   ...ALERT_OPTIONS,
 } as const;
 
@@ -28,11 +29,17 @@ export function configFromFlags(argv: string[], usage: string): { config: Config
   if (values.data) base.data = values.data;
   if (values.clickhouse) base.clickhouse = values.clickhouse;
   if (values.listen) base.listen = values.listen;
+  applyServeListen(base, values['serve-listen']);
   applyAlertFlags(base, values);
   base.sources = sourcesFromFlags(base.sources, values);
   const config = parseConfig(base, values.config ?? 'flags');
   if (config.sources.length === 0) throw new ConfigError(`no source: give --tj DIR, --pg DIR, --apdex DIR, --atop PATH, --atop-raw DIR, --atop-spawn SECONDS, --pg-activity URL or a config file with sources\nusage: ${usage}`);
   return { config, help: false };
+}
+
+/** `--serve-listen HOST:PORT` moves the ClickHouse interface; its users still come from the config's serve: section. */
+export function applyServeListen(base: ConfigInput, listen: string | undefined): void {
+  if (listen) base.serve = { ...(base.serve ?? { users: [] }), listen };
 }
 
 /**

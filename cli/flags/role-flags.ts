@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../ingest/errors/errors.js';
 import { type Config, type ConfigInput, loadConfigInput, parseConfig } from '../../ingest/config/config.js';
 import { parseFlags } from './args.js';
-import { PIPELINE_OPTIONS, sourcesFromFlags } from './config-from-flags.js';
+import { applyServeListen, PIPELINE_OPTIONS, sourcesFromFlags } from './config-from-flags.js';
 import { applyAlertFlags } from './alert-flags.js';
 
 export const ROLE_OPTIONS = {
@@ -30,6 +30,7 @@ export function configForRole(argv: string[], role: Role, usage: string): { conf
   if (values.clickhouse) base.clickhouse = values.clickhouse;
   applyAlertFlags(base, values);
   if (values.listen) base.listen = values.listen;
+  applyServeListen(base, values['serve-listen']);
   if (values.kafka !== undefined || values.group !== undefined) {
     const bus = base.bus?.type === 'kafka' ? { ...base.bus } : { type: 'kafka' as const };
     if (values.kafka !== undefined) bus.brokers = values.kafka.split(',').map((b) => b.trim()).filter(Boolean);

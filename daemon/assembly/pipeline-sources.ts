@@ -7,6 +7,7 @@ import type { Segment } from '../../ingest/bus/bus.js';
 import type { Source } from '../../ingest/source/source.js';
 import type { FileReadSettings } from '../../ingest/source/source-context.js';
 import type { Families } from '../../ingest/families/family-registry.js';
+import { ReadAhead } from '../../ingest/source/read-ahead.js';
 import type { SourceEvents } from '../../ingest/source/source-events.js';
 import { pgActivityTelemetry } from './pg-activity-telemetry.js';
 import { fnv1a64Hex } from '../../ingest/source/fingerprint.js';
@@ -46,6 +47,8 @@ export async function createSources(
     limits: { maxEventBytes: p.max_event_bytes, maxLineBytes: p.max_line_bytes },
     maxOpenFiles: p.max_open_files,
     rotateWaitMs: p.rotate_wait_ms,
+    // One budget for every source of the process: what they read ahead of the store is what they hold in memory.
+    readAhead: new ReadAhead(p.read_ahead_bytes ?? 2 * p.segment_bytes),
   };
   const sources: Source[] = [];
   for (const s of config.sources) {

@@ -3,8 +3,8 @@
 import type { Logger } from 'pino';
 import type { Segment } from '../../ingest/bus/bus.js';
 import { openStore, type Store } from '../../ingest/store/clickhouse.js';
-import { migrate } from '../../ingest/store/migrations.js';
-import { applyRetention, type RetentionConfig } from '../../ingest/store/retention.js';
+import { prepareSchema } from '../../ingest/store/schema.js';
+import type { RetentionConfig } from '../../ingest/store/retention.js';
 import type { Metrics } from '../../ingest/observe/metrics.js';
 import { sinkTelemetry } from './source-telemetry.js';
 import { createStoreDiskWatch } from './store-disk.js';
@@ -14,10 +14,13 @@ import { validateSegment } from '../../ingest/sink/segment-validation.js';
 import type { Families } from '../../ingest/families/family-registry.js';
 import { sleep } from '../../ingest/retry/sleep.js';
 import { backoffMs } from '../../ingest/retry/backoff.js';
+import { startLockResolver, type LockResolver } from '../../ingest/locks/lock-resolver.js';
 
 export interface SinkServiceOptions {
   data: string;
   clickhouse: string | null;
+  /** The cluster `clickhouse` is a node of (docs/deploy.md §3), or null. */
+  cluster: { name: string; replicated: boolean } | null;
   /** Days each table family keeps its rows (table TTLs, set once the schema is in place). */
   retention: RetentionConfig;
   /** The families whose segments it stores (ingest/families/registry.ts): their tables, retention and old events. */
@@ -33,6 +36,8 @@ export interface SinkServiceOptions {
 
 export interface SinkService {
   store: Store;
+  /** Works out the lock episodes of what every sink stored (docs/write-path.md §11); stop it before the store closes. */
+  locks: LockResolver;
   /** The bus handler: resolves once every row of the segment is in ClickHouse (acknowledge, then commit). */
   handle(segment: Segment): Promise<void>;
 }
@@ -45,13 +50,14 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   const store = await openStore({ data: o.data, ...(o.clickhouse ? { clickhouse: o.clickhouse } : {}) });
   for (let attempt = 1; ; attempt++) {
     try {
-      const applied = await migrate(store);
+      const { applied, retained } = await prepareSchema(store, { cluster: o.cluster, retention: o.retention, tables: o.families.retentionTables });
       if (applied.length > 0) o.log.info({ applied, store: store.where }, 'schema migrations applied');
-      const retained = await applyRetention(store, o.retention, o.families.retentionTables);
       if (retained.length > 0) o.log.info({ retention: retained, store: store.where }, 'retention changed');
       break;
     } catch (error) {
-      if (o.signal.aborted) { await store.close(); throw error; }
+      // Waiting cannot mend credentials: a wrong user or password stops the sink at once, with ClickHouse's words.
+      const refused = ['192', '193', '194', '516'].includes(String((error as { code?: unknown })?.code));
+      if (o.signal.aborted || refused) { await store.close(); throw error; }
       const delay = backoffMs(attempt, 500, 10_000);
       o.metrics.inc('perfpipe_store_unavailable_total', 'Failed attempts to reach ClickHouse at start-up');
       o.log.warn({ store: store.where, attempt, retry_in_ms: delay, err: (error as Error).message }, 'ClickHouse unavailable; waiting');
@@ -60,8 +66,9 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   }
   const m = o.metrics;
   const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m, createStoreDiskWatch(store.where, o.log, m)), signal: o.signal });
+  const locks = startLockResolver({ client: store.client, mode: 'follow', warn: (message, error) => o.log.warn({ err: error.message }, message) });
   return {
-    store,
+    store, locks,
     async handle(segment) {
       const t0 = performance.now();
       const l = { family: segment.family };

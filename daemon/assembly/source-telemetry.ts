@@ -76,18 +76,32 @@ export function sourceTelemetry(source: string, log: Logger, m: Metrics, disk?: 
   };
 }
 
+/**
+ * An outage of the store is logged once when it begins and once when it ends: a sink retries every insert with
+ * backoff while ClickHouse is down or restarting, and a line per attempt and table buried the one that matters
+ * (issue 27: "logs the outage once"). The attempts in between go to debug; the counter counts them all. A full disk
+ * under the store is its own condition, said once by `disk` (./store-disk.ts).
+ */
 export function sinkTelemetry(log: Logger, m: Metrics, disk?: StoreDiskWatch): SinkEvents {
+  let outage: { since: number; failures: number } | null = null;
   return {
     inserted: (table, rows, ms) => {
       disk?.ok();
       m.inc('perfpipe_rows_inserted_total', 'Rows acknowledged by ClickHouse', { table }, rows);
       m.inc('perfpipe_insert_seconds_total', 'Time spent in inserts', { table }, ms / 1000);
       m.inc('perfpipe_inserts_total', 'Inserts acknowledged by ClickHouse', { table });
+      if (outage) {
+        log.info({ down_s: Math.round((Date.now() - outage.since) / 100) / 10, failed_attempts: outage.failures }, 'ClickHouse takes inserts again');
+        outage = null;
+      }
     },
     insertFailed: (table, error, attempt, permanent) => {
       m.inc('perfpipe_insert_failures_total', 'Failed inserts', { table, permanent: String(permanent) });
       if (disk?.failed(error)) return;
-      log[permanent ? 'error' : 'warn']({ table, attempt, err: error.message }, permanent ? 'ClickHouse rejected an insert; stored as an ingest error' : 'insert failed; retrying');
+      if (permanent) { log.error({ table, attempt, err: error.message }, 'ClickHouse rejected an insert; stored as an ingest error'); return; }
+      if (outage) { outage.failures++; log.debug({ table, attempt, err: error.message }, 'insert failed; retrying'); return; }
+      outage = { since: Date.now(), failures: 1 };
+      log.warn({ table, err: error.message }, 'ClickHouse is not taking inserts; retrying until it does (logged again when it does)');
     },
   };
 }

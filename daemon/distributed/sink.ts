@@ -34,7 +34,7 @@ export async function startSink(
   const deadLetters = createDeadLetters(kafka, kafkaLog(log));
   let alerterRef: ReturnType<typeof createAlerter> | undefined;
   const service = await openSinkService({
-    data: config.data, clickhouse: config.clickhouse, retention: config.retention, families, log, metrics, deadLetters, signal: abort.signal,
+    data: config.data, clickhouse: config.clickhouse, cluster: config.clickhouse_cluster, retention: config.retention, families, log, metrics, deadLetters, signal: abort.signal,
     observe: (segment) => alerterRef?.observe(segment),
   });
   let bus: KafkaBus | undefined;
@@ -55,6 +55,7 @@ export async function startSink(
     await bus.consume((segment) => service.handle(segment));
   } catch (error) {
     await alerter.stop().catch(() => {});
+    await service.locks.stop();
     await bus?.stop().catch(() => {});
     await deadLetters.stop().catch(() => {});
     await service.store.close();
@@ -79,6 +80,7 @@ export async function startSink(
         await running.stop();
         await deadLetters.stop();
         await lag.stop();
+        await service.locks.stop();
         await service.store.close();
       })();
       return stopped;

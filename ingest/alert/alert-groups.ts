@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { AlertConfig } from './config.js';
 import type { Finding, RuleName } from './lock-facts.js';
+import { completeParties, isLate, type LateParties } from './late-parties.js';
 
 /** What a channel receives: one group's state at one moment. */
 export interface AlertNotice {
@@ -38,6 +39,12 @@ interface Group {
   notifiedAt: number | null;
   sequence: number;
   examples: Record<string, string>[];
+  /** Per example, its parties still described without their user (late-parties.ts); undefined for the others. */
+  late: (LateParties | undefined)[];
+  /** A culprit was named after the last notice, which still says `not seen`: a correction is owed. */
+  named: boolean;
+  /** The last notice was such a correction: another one waits for the next update. */
+  corrected: boolean;
   tallies: Map<string, Map<string, number>>;
 }
 
@@ -76,7 +83,8 @@ export class AlertGroups {
       if (this.#groups.size >= this.config.max_groups) return false;
       g = {
         fingerprint: fingerprintOf(f.labels), rule: f.rule, labels: f.labels, count: 0, fresh: 0, firstSeen: f.ts, lastSeen: f.ts,
-        startedAt: now, lastEventAt: now, notifiedAt: null, sequence: 0, examples: [], tallies: new Map(),
+        startedAt: now, lastEventAt: now, notifiedAt: null, sequence: 0, examples: [], late: [], named: false, corrected: false,
+        tallies: new Map(),
       };
       this.#groups.set(key, g);
     }
@@ -86,7 +94,11 @@ export class AlertGroups {
     if (f.ts > g.lastSeen) g.lastSeen = f.ts;
     g.lastEventAt = now;
     g.examples.push(f.example);
-    if (g.examples.length > this.config.max_examples) g.examples.shift();
+    g.late.push(f.late);
+    if (g.examples.length > this.config.max_examples) {
+      g.examples.shift();
+      g.late.shift();
+    }
     for (const [field, values] of Object.entries(f.tally)) {
       let t = g.tallies.get(field);
       if (!t) g.tallies.set(field, (t = new Map()));
@@ -102,16 +114,22 @@ export class AlertGroups {
    * Walks every group once. Quiet for resolve_after_ms → resolved (and forgotten; if it was never
    * notified nothing is sent, as Alertmanager does within group_wait). Not yet notified and older than
    * group_wait_ms → first notice. Notified, with new events, group_interval_ms after the last → update.
+   * Notified while a culprit was unknown, and the culprit named since → one correction now, not
+   * group_interval_ms later: who blocked is what the person needs (docs/alerting.md §5). Further corrections
+   * wait for the next update, so a group sends at most two notices per interval.
    */
   evaluate(now: number): Evaluation {
     const c = this.config;
     const out: Evaluation = { notify: [], resolved: [], firing: [] };
     for (const [key, g] of this.#groups) {
+      learnNames(g);
       if (now - g.lastEventAt >= c.resolve_after_ms) {
         this.#groups.delete(key);
         if (g.notifiedAt !== null) out.resolved.push(this.#notice(g, 'resolved', now));
       } else if (g.notifiedAt === null ? now - g.startedAt >= c.group_wait_ms : g.fresh > 0 && now - g.notifiedAt >= c.group_interval_ms) {
         out.notify.push(this.#markNotified(g, now));
+      } else if (g.named && !g.corrected) {
+        out.notify.push(this.#markNotified(g, now, true));
       } else if (g.notifiedAt !== null) {
         out.firing.push(this.#notice(g, 'firing', now));
       }
@@ -119,19 +137,28 @@ export class AlertGroups {
     return out;
   }
 
-  /** Notices for every group with events not yet notified, ignoring the waits: used by stop(). */
+  /** Notices for every group with events or culprits' names not yet notified, ignoring the waits: used by stop(). */
   flush(now: number): AlertNotice[] {
-    return [...this.#groups.values()].filter((g) => g.fresh > 0).map((g) => this.#markNotified(g, now));
+    return [...this.#groups.values()].filter((g) => {
+      learnNames(g);
+      return g.fresh > 0 || g.named;
+    }).map((g) => this.#markNotified(g, now, g.fresh === 0));
   }
 
-  #markNotified(g: Group, now: number): AlertNotice {
+  /** `correction`: sent only because a culprit got its name, so the notice says so (docs/alerting.md §5). */
+  #markNotified(g: Group, now: number, correction = false): AlertNotice {
     g.notifiedAt = now;
     g.fresh = 0;
+    g.named = false;
+    g.corrected = correction;
     g.sequence++;
-    return this.#notice(g, 'firing', now);
+    const notice = this.#notice(g, 'firing', now);
+    if (correction) notice.annotations.correction = `names culprits not yet seen in the journal when notice ${g.sequence - 1} was sent`;
+    return notice;
   }
 
   #notice(g: Group, status: AlertNotice['status'], now: number): AlertNotice {
+    completeLate(g);
     const annotations: Record<string, string> = {
       summary: summaryOf(g, this.config),
       count: String(g.count),
@@ -149,6 +176,31 @@ export class AlertGroups {
       ...(status === 'resolved' ? { endsAt: new Date(now).toISOString() } : {}),
     };
   }
+}
+
+/**
+ * Culprits named at observe time without their user are described again from what the index knows now: their
+ * own earlier events may have been read since (late-parties.ts). The example is replaced, not changed in place:
+ * notices already queued for delivery keep theirs.
+ */
+function completeLate(g: Group): boolean {
+  let changed = false;
+  for (let i = 0; i < g.late.length; i++) {
+    const late = g.late[i];
+    if (late === undefined) continue;
+    const text = completeParties(late, g.tallies.get(late.field));
+    if (text !== undefined) {
+      g.examples[i] = { ...g.examples[i], [late.field]: text };
+      changed = true;
+    }
+    if (!isLate(late)) g.late[i] = undefined;
+  }
+  return changed;
+}
+
+/** A notified group whose culprit got its name since owes a correction; one not notified yet names it in its first. */
+function learnNames(g: Group): void {
+  if (g.notifiedAt !== null && completeLate(g)) g.named = true;
 }
 
 function summaryOf(g: Group, c: AlertConfig): string {

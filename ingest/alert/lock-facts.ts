@@ -8,6 +8,7 @@ import type { AlertConfig } from './config.js';
 import { ConnectionIndex, type ConnectionFacts } from './connection-index.js';
 import { DbpidIndex } from './dbpid-index.js';
 import { formatEdge, parseDeadlockEdges } from '../../parsers/tj/locks/deadlock-edges.js';
+import { type LateParties, lateParties, type Party, partiesText } from './late-parties.js';
 
 export type RuleName = 'ttimeout' | 'tdeadlock' | 'lock_exception' | 'lock_wait_rate' | 'pg_lock_timeout' | 'pg_deadlock' | 'pg_lock_wait' | 'pg_blocked' | 'apdex_below_minimum';
 
@@ -33,6 +34,8 @@ export interface Finding {
   example: Record<string, string>;
   /** Values counted per field across the group, e.g. culprit connections. */
   tally: Record<string, string[]>;
+  /** Culprits named before their user was known: described again when a notice is built (late-parties.ts). */
+  late?: LateParties;
 }
 
 /** A context's first line as alerts show it: bounded, the cut marked. */
@@ -118,8 +121,20 @@ export class LockFacts {
     return l;
   }
 
-  #culprit(host: string, infobase: string, id: string): string {
-    return describeConnection(id, this.index.get(ConnectionIndex.key(host, infobase, id)));
+  /** A culprit as the index knows it now; one whose user is not known yet can be described again later. */
+  #culprit(host: string, infobase: string, id: string): Party {
+    const key = ConnectionIndex.key(host, infobase, id);
+    const known = this.index.get(key);
+    const text = describeConnection(id, known);
+    if (known?.user !== undefined) return { text };
+    const index = this.index;
+    return {
+      text,
+      describe: () => {
+        const f = index.get(key);
+        return f?.user === undefined ? undefined : describeConnection(id, f);
+      },
+    };
   }
 
   #timeout(host: string, infobase: string, key: string | undefined, context: string | undefined, e: TjFacts, p: TjFacts, out: Finding[]): void {
@@ -131,8 +146,9 @@ export class LockFacts {
     const culprits = list(p.waits).map((id) => this.#culprit(host, infobase, id));
     out.push({
       rule: 'ttimeout', labels: this.#labels('ttimeout', host, infobase, space), count: 1, ts: e.ts,
-      example: { ts: e.ts, ...victimOf(p, context), wait_ms: ms(waitUs), lock_space: space, culprit_connections: p.waits ?? '', culprits: culprits.join('; ') },
-      tally: { culprits, victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+      example: { ts: e.ts, ...victimOf(p, context), wait_ms: ms(waitUs), lock_space: space, culprit_connections: p.waits ?? '', culprits: partiesText(culprits) },
+      tally: { culprits: culprits.map((c) => c.text), victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+      late: lateParties('culprits', culprits),
     });
   }
 
@@ -142,8 +158,9 @@ export class LockFacts {
     const holders = [...new Set(edges.map((x) => x.holder))].map((id) => this.#culprit(host, infobase, id));
     out.push({
       rule: 'tdeadlock', labels: this.#labels('tdeadlock', host, infobase, spaces.join(',') || 'unknown'), count: 1, ts: e.ts,
-      example: { ts: e.ts, ...victimOf(p, context), edges: edges.map(formatEdge).join('; '), holders: holders.join('; ') },
-      tally: { holders, victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+      example: { ts: e.ts, ...victimOf(p, context), edges: edges.map(formatEdge).join('; '), holders: partiesText(holders) },
+      tally: { holders: holders.map((h) => h.text), victim_users: [p.user ?? '?'], victim_contexts: [context ?? '?'] },
+      late: lateParties('holders', holders),
     });
   }
 

@@ -13,6 +13,7 @@ import { ConfigError } from '../errors/errors.js';
 import { describeIssues } from '../errors/config-issues.js';
 import { AlertConfigSchema } from '../alert/config.js';
 import { ApdexConfigSchema } from '../apdex/config.js';
+import { ServeConfigSchema } from './serve-config.js';
 
 const Listen = z.string().regex(/^[\w.:[\]-]+:\d{1,5}$/, { error: 'expected host:port, e.g. "127.0.0.1:9650"' });
 
@@ -42,6 +43,12 @@ export const PipelineConfigSchema = z.strictObject({
   read_chunk_bytes: z.number().int().min(4096).default(1024 * 1024),
   /** Files read at once by `ingest`. Default 2. */
   backfill_concurrency: z.number().int().positive().default(2),
+  /**
+   * Bytes read from files and not yet stored, at most, over every file of every source (a segment starts reading
+   * only when it fits; ingest/source/read-ahead.ts). Default twice segment_bytes: one segment inserted while the next
+   * is gathered, whether one file is read or thirty are followed (docs/write-path.md §7).
+   */
+  read_ahead_bytes: z.number().int().min(4096).optional(),
   /**
    * Bytes one record (a TJ event with all its lines, or a run of unreadable bytes) may hold before it ends;
    * a longer one is dropped as an `event_too_large` ingest error and reading resumes at the next record.
@@ -76,10 +83,25 @@ export function configSchema(families: Families) {
     host: z.string().min(1).default(() => hostname()),
     /** Data directory: embedded ClickHouse (`clickhouse/`), checkpoints, daemon state. Default `./perfpipe-data`. */
     data: z.string().min(1).default('perfpipe-data'),
-    /** A ClickHouse server URL (`http://host:8123/db`); unset = the embedded engine in `data`. Credentials: PERFPIPE_CLICKHOUSE_USER / PERFPIPE_CLICKHOUSE_PASSWORD. */
+    /**
+     * A ClickHouse server URL (`http://host:8123/db`, or `http://user@host:8123/db` to name the user); unset = the
+     * embedded engine in `data`. The password only from PERFPIPE_CLICKHOUSE_PASSWORD, the user from the URL or
+     * PERFPIPE_CLICKHOUSE_USER.
+     */
     clickhouse: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. "http://127.0.0.1:8123"' })
-      .refine(hasNoCredentials, { error: 'holds a user or password; put them in PERFPIPE_CLICKHOUSE_USER and PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
+      .refine(hasNoPassword, { error: 'holds a password; put it in PERFPIPE_CLICKHOUSE_PASSWORD instead (the URL is logged and kept in files)' })
       .nullable().default(null),
+    /**
+     * The ClickHouse cluster that `clickhouse` is a node of (docs/deploy.md §3): `sink` and `run` then apply the
+     * cluster DDL at start-up (what `perfpipe migrate --cluster` applies, resumed where it stopped) instead of one
+     * server's, and set the retention TTLs on the local tables ON CLUSTER. Default none: one server, or the embedded engine.
+     */
+    clickhouse_cluster: z.strictObject({
+      /** The cluster's name in the servers' `remote_servers`. */
+      name: z.string().regex(/^[A-Za-z_][\w-]*$/, { error: 'expected the name of a cluster in remote_servers (letters, digits, _ and -)' }),
+      /** Replicated* local tables, on Keeper. Default true. */
+      replicated: z.boolean().default(true),
+    }).nullable().default(null),
     /** Where `run` answers /health, /ready, /metrics and /sql. Default `127.0.0.1:9650`; `agent` and `sink` default to 9651 and 9652 when the file does not set it. */
     listen: Listen.default('127.0.0.1:9650'),
     /** What to read: `tj` (technological journal), `pg` (PostgreSQL log directory), `apdex` (SSL performance-evaluation export directory), `atop` (atop -P text file or directory), `atop_raw` (atop -w raw logs, replayed with atop -r), `atop_spawn` (atop run by perfpipe), `pg_activity` (a live PostgreSQL server's pg_stat_activity, sampled). Default none. */
@@ -96,16 +118,23 @@ export function configSchema(families: Families) {
     pipeline: PipelineConfigSchema.default(PipelineConfigSchema.parse({})),
     /** Days each table family keeps its rows, applied as table TTLs at start-up (ingest/store/retention.ts). */
     retention: families.retentionSchema.prefault({}),
-  }).superRefine((c, ctx) => checkPaths(c, ctx, families));
+    /** ClickHouse's HTTP interface on the embedded store, for analysts' tools (./serve-config.ts); unset = not served. */
+    serve: ServeConfigSchema.nullable().default(null),
+  }).superRefine((c, ctx) => {
+    checkPaths(c, ctx, families);
+    if (c.clickhouse_cluster !== null && c.clickhouse === null) {
+      ctx.addIssue({ code: 'custom', path: ['clickhouse_cluster'], message: 'names a cluster, but no clickhouse URL is set; give the URL of one of its nodes' });
+    }
+  });
 }
 
 export const ConfigSchema = configSchema(FAMILIES);
 export type Config = z.infer<typeof ConfigSchema>;
 
-function hasNoCredentials(url: string): boolean {
+/** A user name in the URL is no secret (`http://writer@host:8123`); a password is. */
+function hasNoPassword(url: string): boolean {
   if (!URL.canParse(url)) return true; // reported by the URL check already
-  const u = new URL(url);
-  return u.username === '' && u.password === '';
+  return new URL(url).password === '';
 }
 
 /**

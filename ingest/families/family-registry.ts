@@ -59,6 +59,7 @@ export function familyRegistry<const D extends readonly FamilyDescriptor<any>[]>
       table, key: d.retention.key, column: 'ingested_at', ...(d.retention.recompress ? { recompress: true as const } : {}),
     })),
     ...(d.retention.rollups ?? []).map((table) => ({ table, key: 'rollup_days', column: 'ingested_at' })),
+    ...(d.retention.derived ?? []).map((table) => ({ table, key: d.retention.key, column: 'ingested_at' })),
   ]);
   const schemas = list.flatMap((d) => d.sources.map((k: SourceKind) => k.schema));
   const sourceSchema = z.discriminatedUnion('type', schemas as unknown as [z.ZodObject, ...z.ZodObject[]]);

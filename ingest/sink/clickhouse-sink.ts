@@ -40,6 +40,10 @@ export function segmentInsertSettings(token: string): Record<string, string | nu
     min_insert_block_size_rows: '0',
     min_insert_block_size_bytes: '0',
     async_insert: 0,
+    // Into a cluster's Distributed table: answered only once every shard stored its part, with this token, so the
+    // offset is committed after the rows are on the shards and a replay splits alike (docs/deploy.md §3). A table
+    // of one node ignores it.
+    distributed_foreground_insert: 1,
   };
 }
 

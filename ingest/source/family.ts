@@ -51,6 +51,8 @@ export interface FamilyRetention {
   recompress?: true;
   /** Per-minute rollups fed by its tables (materialized views in its DDL), kept by `retention.rollup_days`. */
   rollups?: readonly string[];
+  /** Narrow copies of its rows its materialized views write (lookup tables, e.g. the lock facts): kept by its key, not recompressed. */
+  derived?: readonly string[];
 }
 
 export interface FamilyDescriptor<K extends readonly SourceKind<any>[] = readonly SourceKind<any>[]> {

@@ -18,6 +18,7 @@ import { identifyFile, type FileIdentity } from './fingerprint.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FileTail } from './file-tail.js';
 import type { SourceEvents } from './source-events.js';
+import type { ReadAhead } from './read-ahead.js';
 import { anyLine, UNLIMITED, type RecordLimits, type RecordStartTest } from './record-limits.js';
 import { sleep, waitAtMost } from '../retry/sleep.js';
 import { runSource, type Source } from './source.js';
@@ -67,6 +68,8 @@ export interface FileSourceOptions {
    * a TJ process folder's hour files, whose server calls may begin in one file and end in the next. Default: none.
    */
   sequenceOf?(path: string): string;
+  /** Bytes read ahead of what is stored, over every tail of the process (read-ahead.ts); absent: no bound. */
+  readAhead?: ReadAhead;
   /** Record size limits (the config's `pipeline.max_event_bytes` / `max_line_bytes`); absent: none. */
   limits?: RecordLimits;
   /** Files open at once, at most (the config's `pipeline.max_open_files`); absent: no limit. */
@@ -144,6 +147,7 @@ export function createFileSource(o: FileSourceOptions): Source {
         rows: o.createRows(),
         publish: o.publish, events: o.events, segmentBytes: o.segmentBytes, segmentDelayMs: o.segmentDelayMs ?? 0, recycleAcked: o.recycleAcked ?? false,
         maxInFlight: o.maxInFlightPerFile, readChunkBytes: o.readChunkBytes, signal: abort.signal,
+        ...(o.readAhead ? { readAhead: o.readAhead } : {}),
         limits, isRecordStart: o.isRecordStart ?? anyLine,
         ...(complete ? { stillSame: async () => (await identifyFile(handle, st.dev, st.ino, false))?.fingerprint === identity.fingerprint } : {}),
       });

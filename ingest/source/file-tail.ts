@@ -15,6 +15,7 @@ import type { RowBuilder } from '../rows/row-builder.js';
 import type { CheckpointStore, Intent } from './checkpoint-store.js';
 import type { SourceEvents } from './source-events.js';
 import { publishUntilAcked } from './publish-until-acked.js';
+import type { ReadAhead } from './read-ahead.js';
 import {
   lineBudget, oversizeError, RECORD_HEAD_BYTES, type LimitKind, type Oversize, type RecordLimits, type RecordStartTest,
 } from './record-limits.js';
@@ -50,6 +51,8 @@ export interface FileTailOptions {
   segmentDelayMs?: number;
   /** Segments of this file published but not yet acknowledged, at most. */
   maxInFlight: number;
+  /** The bytes read ahead of what is stored, shared by every tail of the process (read-ahead.ts); absent: no bound. */
+  readAhead?: ReadAhead;
   readChunkBytes: number;
   limits: RecordLimits;
   isRecordStart: RecordStartTest;
@@ -69,6 +72,22 @@ interface InFlight {
 
 const LF = 0x0a;
 const EXCERPT_BYTES = 200;
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * Read buffers of the tails not reading right now. A daemon follows dozens of files (one per rphost and hour) and
+ * reads one or two at a time: a buffer per tail kept a megabyte per file resident (docs/write-path.md §7).
+ */
+const readBuffers = {
+  idle: [] as Buffer[],
+  take(bytes: number): Buffer {
+    const i = this.idle.findIndex((b) => b.length === bytes);
+    return i < 0 ? Buffer.allocUnsafe(bytes) : (this.idle.splice(i, 1)[0] as Buffer);
+  },
+  give(buf: Buffer): void {
+    if (buf.length > 0 && this.idle.length < 4) this.idle.push(buf);
+  },
+};
 
 export class FileTail {
   path: string;
@@ -97,11 +116,18 @@ export class FileTail {
   private readonly replay: Intent[];
   private readonly inFlight: InFlight[] = [];
   private pumping: Promise<void> | null = null;
-  private readonly buf: Buffer;
+  /** The read buffer, held only while a pump runs (readBuffers). */
+  private buf: Buffer = NO_BYTES;
   /** When the first byte of the segment being gathered was read (monotonic ms), or -1 while it is empty. */
   private segmentOpenedAt = -1;
   /** The wake-up that cuts a waiting segment once its delay is over. */
   private cutTimer: NodeJS.Timeout | null = null;
+  /** Everything below this offset is acknowledged. */
+  private ackedEnd: number;
+  /** What the segment being gathered was let in for by the read-ahead budget (0 once it is cut). */
+  private letIn = 0;
+  /** What this tail holds of the read-ahead budget, as last told. */
+  private held = 0;
 
   constructor(private readonly o: FileTailOptions) {
     this.path = o.path;
@@ -110,12 +136,12 @@ export class FileTail {
     this.ino = o.ino;
     const cp = o.checkpoints.get(o.fileKey);
     this.readPos = cp?.offset ?? 0;
+    this.ackedEnd = this.readPos;
     this.segStart = this.readPos;
     this.lineStart = this.readPos;
     this.replay = cp ? [...cp.intents] : [];
     this.finished = (cp?.finished ?? false) && this.replay.length === 0;
     this.parser = o.createParser(this.readPos, o.rows);
-    this.buf = Buffer.allocUnsafe(o.readChunkBytes);
   }
 
   /** Acknowledged offset plus what is read but not yet acknowledged. */
@@ -142,9 +168,16 @@ export class FileTail {
   /** Reads what is there; `final` says the file will not grow any more (finish the parser). */
   pump(final = false): Promise<void> {
     const run = async (): Promise<void> => {
+      this.buf = readBuffers.take(this.o.readChunkBytes);
       try {
         await this.pumpOnce(final);
       } finally {
+        readBuffers.give(this.buf);
+        this.buf = NO_BYTES;
+        this.parser?.idle?.();
+        // Let in for a segment that found nothing to read: give it back.
+        if (this.segmentOpenedAt < 0) this.letIn = 0;
+        this.tellReadAhead();
         this.pumping = null;
       }
     };
@@ -162,6 +195,7 @@ export class FileTail {
     if (this.closed) return;
     this.closed = true;
     if (this.cutTimer) clearTimeout(this.cutTimer);
+    this.tellReadAhead();
     await this.o.handle.close().catch(() => {});
   }
 
@@ -202,6 +236,13 @@ export class FileTail {
           if (!(await this.skipOversized(limit, ended))) break;
           continue;
         }
+        if (this.segmentOpenedAt < 0 && this.letIn === 0 && this.o.readAhead) {
+          // A segment starts: only once what it may hold fits the process's read-ahead (read-ahead.ts).
+          const bytes = Math.min(this.o.segmentBytes, limit - this.readPos);
+          if (!(await this.o.readAhead.admit(bytes, this.o.signal))) return;
+          this.letIn = bytes;
+          this.held += bytes;
+        }
         const parser = this.parser as IncrementalParser<unknown>;
         // Never hand the parser more than one byte past the event limit, so the check below is exact
         // whatever the read size: a replay drops exactly what the original run dropped.
@@ -218,6 +259,7 @@ export class FileTail {
           const chunk = this.buf.subarray(0, budget.cut);
           const out = parser.push(parser.copiesInput ? chunk : Buffer.from(chunk));
           this.readPos += budget.cut;
+          this.tellReadAhead();
           this.o.events.bytesRead(this.path, budget.cut);
           this.collect(out.events, out.errors);
         }
@@ -399,6 +441,8 @@ export class FileTail {
     this.errors = [];
     this.segmentOpenedAt = this.settled > end ? performance.now() : -1;
     this.segStart = end;
+    this.letIn = 0;
+    this.tellReadAhead();
     const entry: InFlight = { end, done: false, promise: Promise.resolve() };
     // Retried with backoff while running (publish-until-acked.ts).
     entry.promise = publishUntilAcked(this.o.publish, segment, this.o.events, this.o.signal, segment.end - segment.start, this.path).then((acked) => {
@@ -417,10 +461,24 @@ export class FileTail {
     return this.o.rows.pending?.() ?? false;
   }
 
+  /**
+   * Tells the read-ahead budget what this tail holds now: the segments cut and not acknowledged, and the one being
+   * gathered (at least what it was let in for); nothing once closed.
+   */
+  private tellReadAhead(): void {
+    if (!this.o.readAhead) return;
+    const held = this.closed ? 0 : this.segStart - this.ackedEnd + Math.max(this.letIn, this.readPos - this.segStart, 0);
+    if (held === this.held) return;
+    this.o.readAhead.change(held - this.held);
+    this.held = held;
+  }
+
   private ackInOrder(): void {
     while (this.inFlight[0]?.done) {
       const head = this.inFlight.shift() as InFlight;
       this.o.checkpoints.recordAck(this.fileKey, head.end);
+      this.ackedEnd = head.end;
+      this.tellReadAhead();
     }
   }
 }

@@ -10,7 +10,7 @@ import type { PgActivityEvents, SourceEvents } from './source-events.js';
 /** The pipeline's reading settings (config `pipeline:`), the same for every family that reads files. */
 export type FileReadSettings = Pick<FileSourceOptions,
   'pollIntervalMs' | 'segmentBytes' | 'segmentDelayMs' | 'recycleAcked' | 'readChunkBytes' | 'maxInFlightPerFile'
-  | 'backfillConcurrency' | 'limits' | 'maxOpenFiles' | 'rotateWaitMs'>;
+  | 'backfillConcurrency' | 'limits' | 'maxOpenFiles' | 'rotateWaitMs' | 'readAhead'>;
 
 /** What the assembly gives a source, whatever its family. */
 export interface PipelineContext {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { finished } from 'node:stream/promises';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 import { sleep } from '../retry/sleep.js';
@@ -19,6 +19,11 @@ export interface StoreTarget {
   clickhouse?: string;
   /** Database on a server (default `default`). */
   database?: string;
+  /**
+   * A server configuration file for the embedded engine (ClickHouse's XML or YAML): clusters in `remote_servers`
+   * and `macros`, as the one-shard stand-in of the cluster DDL's tests gives it (docs/deploy.md §3).
+   */
+  engineConfig?: string;
 }
 
 /** Rows already serialized in `format`, one insert, settings applied to this insert only. */
@@ -41,6 +46,11 @@ export interface Store {
    */
   insertFormatted(insert: FormattedInsert): Promise<void>;
   kind: 'embedded' | 'server';
+  /**
+   * The embedded engine only: a connection of its own on the same data, for ClickHouse's HTTP interface
+   * (daemon/clickhouse-http/), which streams results and keeps settings per request. Close it after use.
+   */
+  openSession?: () => import('chdb').Session;
   /** Human-readable location, no credentials. */
   where: string;
   close(): Promise<void>;
@@ -73,13 +83,16 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
     const url = new URL(target.clickhouse);
     const client = createClient({
       url: `${url.protocol}//${url.host}`,
-      // Credentials only from the environment: config refuses a URL that carries them (it would be logged).
-      username: env.PERFPIPE_CLICKHOUSE_USER ?? 'default',
+      // The password only from the environment: config refuses a URL that carries one (it would be logged). A user
+      // named in the URL (`http://writer@host:8123`) wins over the environment's.
+      username: decodeURIComponent(url.username) || (env.PERFPIPE_CLICKHOUSE_USER ?? 'default'),
       password: env.PERFPIPE_CLICKHOUSE_PASSWORD ?? '',
       database: target.database ?? (url.pathname.replace(/^\//, '') || 'default'),
       request_timeout: 60_000,
       compression: { request: true, response: true },
       clickhouse_settings: { ...SHARED_SETTINGS, wait_end_of_query: 1 },
+      // Its failures are thrown to perfpipe, which says them once; the client's own log would print each with a stack.
+      log: { level: ClickHouseLogLevel.OFF },
     });
     const insertFormatted = async (i: FormattedInsert): Promise<void> => {
       const result = await client.exec({
@@ -103,7 +116,7 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
   const { Session, createChdbConnection } = await loadChdb();
   // The engine's server configuration is given when it starts, by the first session on the directory; the client's
   // connection below joins that same engine. The session lives as long as the store.
-  const engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: EMBEDDED_ENGINE_ARGS }), lockWaitMs);
+  const engine = await withLockRetry(dir, () => new Session(dir, { connectionArgs: target.engineConfig === undefined ? EMBEDDED_ENGINE_ARGS : [...EMBEDDED_ENGINE_ARGS, `--config-file=${resolve(target.engineConfig)}`] }), lockWaitMs);
   let client: ClickHouseClient;
   try {
     client = createClient({ connection: createChdbConnection({ path: dir }), clickhouse_settings: SHARED_SETTINGS } as Parameters<typeof createClient>[0]);
@@ -121,7 +134,7 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
     await client.close();
     engine.close();
   };
-  return { client, kind: 'embedded', where: join(dir), insertFormatted, close };
+  return { client, kind: 'embedded', where: join(dir), insertFormatted, close, openSession: () => new Session(dir) };
 }
 
 /**

@@ -37,9 +37,10 @@ test.serial('a changed config changes the TTL of its family only; 0 keeps rows f
   const changed = await applyRetention(store, FAMILIES.retentionSchema.parse({ pg_days: 7, rollup_days: 0 }), FAMILIES.retentionTables);
   t.deepEqual(changed.sort(), [
     'apdex_minute: 400 days → kept for ever', 'atop_minute: 400 days → kept for ever',
+    'pg_blocked_minute: 400 days → kept for ever', 'pg_blocked_sides: 400 days → kept for ever', 'pg_lock_episodes: 400 days → kept for ever',
     'pg_lock_waits: 30 days → 7 days', 'pg_log: 30 days → 7 days', 'pg_wait_minute: 400 days → kept for ever',
     'tj_call_minute: 400 days → kept for ever', 'tj_call_split_minute: 400 days → kept for ever', 'tj_call_sql_minute: 400 days → kept for ever',
-    'tj_lock_minute: 400 days → kept for ever',
+    'tj_lock_episodes: 400 days → kept for ever', 'tj_lock_minute: 400 days → kept for ever',
     'tj_sql_context_minute: 400 days → kept for ever', 'tj_sql_hour: 400 days → kept for ever', 'tj_sql_minute: 400 days → kept for ever',
     'tj_sql_text: 400 days → kept for ever',
   ]);

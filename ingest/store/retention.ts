@@ -8,6 +8,7 @@
 // only when its wanted TTL differs from that record.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
+import { LOCAL_SUFFIX } from './cluster-ddl.js';
 
 const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is negative; expected days, e.g. 30 (0 keeps rows for ever)` });
 
@@ -15,8 +16,9 @@ const Days = z.number().int().nonnegative({ error: (i) => `${String(i.input)} is
 const OwnRetentionSchema = z.strictObject({
   /**
    * Days the per-minute rollups keep a minute (tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, pg_wait_minute,
-   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text): what
-   * comparing runs across months reads after the raw events are gone. Default 400.
+   * tj_sql_hour, tj_sql_minute, tj_sql_context_minute and the statement texts tj_sql_text), and the lock episodes keep an
+   * episode (tj_lock_episodes, pg_lock_episodes, pg_blocked_minute, pg_blocked_sides): what comparing runs across months
+   * reads after the raw events are gone. Default 400.
    */
   rollup_days: Days.default(400),
   /** Days the alerts table keeps a notification. Default 400. */
@@ -93,15 +95,28 @@ export function wantedTtl(t: RetentionTable, retention: RetentionConfig): string
   return parts.length === 0 ? null : parts.join(', ');
 }
 
+export interface RetentionTarget {
+  /**
+   * A cluster (docs/deploy.md §3): the TTLs go on each table's `<table>_local` ON CLUSTER, the record on the node
+   * perfpipe talks to.
+   */
+  cluster?: string;
+  /** Sends one statement; default `client.command`. The cluster DDL's one-shard stand-in strips ON CLUSTER here. */
+  send?: (statement: string) => Promise<void>;
+}
+
 /**
  * Gives each table (the families' `tables` and perfpipe's own) the TTL the config wants where it differs from the
  * one set last; returns a line per change, `table: before → after` in days kept.
  */
 export async function applyRetention(
   store: { client: ClickHouseClient; kind: 'embedded' | 'server' }, retention: RetentionConfig, tables: readonly RetentionTable[],
+  target: RetentionTarget = {},
 ): Promise<string[]> {
   const { client } = store;
   const all = retainedTables(tables);
+  const stored = (table: string): string => (target.cluster === undefined ? table : `${table}${LOCAL_SUFFIX}`);
+  const alter = (table: string): string => (target.cluster === undefined ? `ALTER TABLE ${table}` : `ALTER TABLE ${stored(table)} ON CLUSTER ${target.cluster}`);
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS retention_applied (table String, ttl String, applied_at DateTime DEFAULT now())
             ENGINE = ReplacingMergeTree(applied_at) ORDER BY table`,
@@ -110,7 +125,7 @@ export async function applyRetention(
     query: `SELECT t.name AS name, t.create_table_query AS create_table_query, a.ttl AS applied
             FROM system.tables AS t LEFT JOIN (SELECT table, argMax(ttl, applied_at) AS ttl FROM retention_applied GROUP BY table) AS a ON a.table = t.name
             WHERE t.database = currentDatabase() AND t.name IN {names:Array(String)}`,
-    query_params: { names: all.map((t) => t.table) },
+    query_params: { names: all.map((t) => stored(t.table)) },
     format: 'JSONEachRow',
   });
   const current = new Map((await rs.json<{ name: string; create_table_query: string; applied: string }>()).map((r) => [r.name, r]));
@@ -118,20 +133,21 @@ export async function applyRetention(
   const statements: string[] = [];
   const records: Array<{ table: string; ttl: string }> = [];
   for (const t of all) {
-    const now = current.get(t.table);
+    const now = current.get(stored(t.table));
     if (now === undefined) continue;
     const ttl = wantedTtl(t, retention);
     if ((ttl ?? 'none') === (now.applied || (/\bTTL\b/.test(now.create_table_query) ? '?' : 'none'))) continue;
     const clause = ttl === null ? 'REMOVE TTL' : `MODIFY TTL ${ttl}`;
-    statements.push(`ALTER TABLE ${t.table} ${clause}`);
-    records.push({ table: t.table, ttl: ttl ?? 'none' });
+    statements.push(`${alter(t.table)} ${clause}`);
+    records.push({ table: stored(t.table), ttl: ttl ?? 'none' });
     const before = ttlDays(now.create_table_query);
     const after = retention[t.key] ?? 0;
     if (before !== after) changed.push(`${t.table}: ${before === 0 ? 'kept for ever' : `${before} days`} → ${after === 0 ? 'kept for ever' : `${after} days`}`);
   }
   if (statements.length === 0) return changed;
   // The embedded engine takes them in one call (see migrations.ts); a server one by one.
-  if (store.kind === 'embedded') await client.command({ query: statements.join(';\n') });
+  if (target.send !== undefined) for (const statement of statements) await target.send(statement);
+  else if (store.kind === 'embedded') await client.command({ query: statements.join(';\n') });
   else for (const query of statements) await client.command({ query });
   await client.insert({ table: 'retention_applied', values: records, format: 'JSONEachRow' });
   return changed;

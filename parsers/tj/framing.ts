@@ -2,6 +2,10 @@
 // values across lines (docs/tj-format.md §2–3). It works on raw bytes so that a huge quoted value arriving
 // in many chunks is scanned once (the quote search resumes where it stopped), and it never decodes text.
 //
+// Following the quote state means finding every property's name and value on the way, so the framer also records
+// where they are (property-ranges.ts): the one pass over an event's bytes that every reader of TJ shares. The caller
+// pulls what was found (`next`) instead of being called back, so a reader of TJ is a loop over this framer.
+//
 // A line outside any event that is not blank and does not start with a header is garbage; consecutive
 // garbage lines form one error run. An event ends at the first line feed outside a quoted value.
 //
@@ -11,6 +15,7 @@
 // line that starts with an event header ends the event, so one broken value cannot swallow the events after it.
 import { matchHeader, NEED_MORE, NO_HEADER } from './header.js';
 import { GrowableBuffer } from './growable-buffer.js';
+import { DOUBLED_DQUOTE, DOUBLED_SQUOTE, PropertyRanges } from './property-ranges.js';
 
 const State = {
   lineStart: 0,
@@ -29,7 +34,28 @@ const EQUALS = 0x3d;
 const SQUOTE = 0x27;
 const DQUOTE = 0x22;
 
-/** A complete event: bytes [start, end) without the terminating line break; `next` follows it. */
+const EQUALS_4 = EQUALS * 0x01010101;
+const COMMA_4 = COMMA * 0x01010101;
+const LF_4 = LF * 0x01010101;
+
+/**
+ * Skips the bytes from `p` four at a time while none of them is `a` or `b` (each given four times, as `a4`, `b4`):
+ * returns where the byte-at-a-time search goes on. Names and unquoted values are about a dozen bytes, and a byte loop
+ * over them was most of the framer's time. `view` sees the memory of `buf`, whose byte 0 is at `at` in it.
+ */
+function wordsWithout(view: DataView, at: number, p: number, end: number, a4: number, b4: number): number {
+  while (p + 4 <= end) {
+    const x = view.getInt32(at + p, true);
+    const a = x ^ a4;
+    const b = x ^ b4;
+    // Word-at-a-time "has a zero byte": the high bit of a byte is set where `a` or `b` is.
+    if ((((a - 0x01010101) & ~a) | ((b - 0x01010101) & ~b)) & 0x80808080) return p;
+    p += 4;
+  }
+  return p;
+}
+
+/** A complete event: bytes [start, end) without the terminating line break. */
 export interface Frame {
   start: number;
   end: number;
@@ -44,17 +70,35 @@ export interface BadRun {
   quoteAt?: number;
 }
 
-export interface FramingSink {
-  /** The event's bytes are `window[at, at + frame.end - frame.start)`, valid only during the call. */
-  frame(frame: Frame, window: Buffer, at: number): void;
-  bad(run: BadRun, bytes: Buffer): void;
-}
+/** What `next` found. */
+export const Found = {
+  /** Nothing more until more bytes are pushed (or, after `end`, nothing more at all). */
+  nothing: 0,
+  /** An event: `frame`, `window`, `at`, `properties`, `strayQuote`. */
+  frame: 1,
+  /** Bytes of no event: `run`, `runBytes`. */
+  bad: 2,
+} as const;
+export type Found = (typeof Found)[keyof typeof Found];
 
 /**
- * Incremental TJ framer. Offsets are absolute file offsets; the first pushed byte sits at `origin`.
- * Pushing and finishing call the sink synchronously, in file order.
+ * Incremental TJ framer. Offsets are absolute file offsets; the first pushed byte sits at `origin`. Push bytes,
+ * then call `next` until it finds nothing; `end` says no more bytes will come. What `next` found stays valid until
+ * the next `push`.
  */
 export class TjFramer {
+  /** The last event found: its bytes are `window[at, at + frame.end - frame.start)`. */
+  readonly frame: Frame = { start: 0, end: 0 };
+  window: Buffer = Buffer.alloc(0);
+  at = 0;
+  /** Where the last event's property names and values are, as offsets in its bytes. */
+  readonly properties = new PropertyRanges();
+  /** The last event holds a quote followed by text (docs/tj-format.md §3.2): its properties are not as recorded. */
+  strayQuote = false;
+  /** The last bad run and its bytes. */
+  run: BadRun = { kind: 'garbage_line', start: 0, end: 0 };
+  runBytes: Buffer = Buffer.alloc(0);
+
   private readonly data = new GrowableBuffer();
   private state: State = State.lineStart;
   private pos: number; // absolute scan position
@@ -64,7 +108,12 @@ export class TjFramer {
   private quoteOpenedAt = 0;
   /** Absolute offset of the first quote in the open value that closed nothing (text followed it), or -1. */
   private strayQuoteAt = -1;
+  /** Absolute offset where the name of the next property may begin (after the header or a value's comma). */
+  private nameFrom = 0;
   private bomPending: boolean;
+  private final = false;
+  /** A view of the window's memory, for reading it four bytes at a time. */
+  private view: DataView = new DataView(new ArrayBuffer(0));
 
   constructor(origin: number) {
     this.data.reset(origin);
@@ -79,36 +128,68 @@ export class TjFramer {
     return this.pos;
   }
 
-  push(chunk: Buffer, sink: FramingSink): void {
-    this.data.append(chunk);
-    this.scan(false, sink);
-    this.data.discardBefore(this.settled);
+  /**
+   * Every byte pushed is accounted for by what `next` found, and the next one begins a line outside any event: a framer
+   * started at `pushedEnd` finds from there on what this one finds (how `parse tj` in pieces knows that a cut fell
+   * between events, cli/ndjson/tj-pieces.ts). Asked once `next` found nothing.
+   */
+  get betweenEvents(): boolean {
+    return this.state === State.lineStart && this.eventStart < 0 && this.garbageStart < 0 && !this.bomPending && this.pos === this.data.end;
   }
 
-  finish(sink: FramingSink): void {
-    this.scan(true, sink);
+  /** Absolute offset just after the last byte pushed; the window holds them up to here. */
+  get pushedEnd(): number {
+    return this.data.end;
+  }
+
+  /** The next bytes of the file. Ends the validity of what `next` found before. */
+  push(chunk: Buffer): void {
+    this.data.discardBefore(this.settled);
+    this.data.append(chunk);
+  }
+
+  /** Reading stops for now: the window keeps only the bytes not yet settled (growable-buffer.ts), so a followed
+   * file's window does not stay at its largest read's size between reads. */
+  idle(): void {
+    this.data.discardBefore(this.settled);
+    this.data.shrink();
+  }
+
+  /** No more bytes will come: `next` then also hands over what is left open. */
+  end(): void {
+    this.final = true;
+  }
+
+  next(): Found {
+    const found = this.scan(this.final);
+    if (found !== Found.nothing || !this.final) return found;
     const end = this.data.end;
-    if (this.state === State.quoted && this.strayQuoteAt < 0) {
-      this.recoverFromOpenQuote(sink);
-      return;
-    }
+    if (this.state === State.quoted && this.strayQuoteAt < 0 && this.eventStart >= 0) return this.recoverFromOpenQuote();
     if (this.eventStart >= 0) {
-      this.emitFrame(sink, end, end);
-    } else if (this.garbageStart >= 0) {
-      this.flushGarbage(sink, end);
+      this.pos = this.emitFrame(end, end);
+      return Found.frame;
     }
     this.pos = end;
+    if (this.garbageStart >= 0) {
+      this.flushGarbage(end);
+      return Found.bad;
+    }
+    return Found.nothing;
   }
 
   // Positions inside scan are relative to the window (`buf[0]` is absolute offset `base`): measured
-  // 2× faster than absolute positions through an accessor.
-  private scan(final: boolean, sink: FramingSink): void {
+  // 2× faster than absolute positions through an accessor. Every return saves the position in `this.pos`.
+  private scan(final: boolean): Found {
     const buf = this.data.bytes;
     const base = this.data.start;
     const end = this.data.end - base;
+    const props = this.properties;
+    if (buf.buffer !== this.view.buffer) this.view = new DataView(buf.buffer);
+    const view = this.view;
+    const at = buf.byteOffset;
     let p = this.pos - base;
     if (this.bomPending) {
-      if (end - p < 3 && !final) return;
+      if (end - p < 3 && !final) return Found.nothing;
       this.bomPending = false;
       if (end - p >= 3 && buf[p] === 0xef && buf[p + 1] === 0xbb && buf[p + 2] === 0xbf) p += 3;
     }
@@ -118,20 +199,27 @@ export class TjFramer {
           const b = buf[p];
           if (b === LF) { p++; continue; }
           if (b === CR) {
-            if (p + 1 >= end) { if (!final) { this.pos = p + base; return; } p++; continue; }
+            if (p + 1 >= end) { if (!final) { this.pos = p + base; return Found.nothing; } p++; continue; }
             if (buf[p + 1] === LF) { p += 2; continue; }
           }
           const h = matchHeader(buf, p, end, final);
-          if (h === NEED_MORE) { this.pos = p + base; return; }
+          if (h === NEED_MORE) { this.pos = p + base; return Found.nothing; }
           if (h === NO_HEADER) {
             if (this.garbageStart < 0) this.garbageStart = p + base;
             this.state = State.garbage;
             continue;
           }
-          if (this.garbageStart >= 0) this.flushGarbage(sink, p + base);
           this.eventStart = p + base;
-          p = h;
+          this.nameFrom = h + base;
+          this.strayQuote = false;
+          props.clear();
           this.state = State.propName;
+          if (this.garbageStart >= 0) {
+            this.pos = h + base;
+            this.flushGarbage(p + base);
+            return Found.bad;
+          }
+          p = h;
           continue;
         }
         case State.garbage: {
@@ -143,11 +231,15 @@ export class TjFramer {
         }
         case State.propName: {
           // At `,` (after the header or a value) or inside a name: run to `=`; a line break ends the event.
-          let q = p;
+          let q = wordsWithout(view, at, p, end, EQUALS_4, LF_4);
           let b = 0;
           while (q < end && (b = buf[q] as number) !== EQUALS && b !== LF) q++;
           if (q >= end) { p = end; continue; }
-          if (b === LF) { p = this.emitFrame(sink, q + base, q + 1 + base) - base; continue; }
+          if (b === LF) { this.pos = this.emitFrame(q + base, q + 1 + base); return Found.frame; }
+          // The name starts after the commas before it (parsers/tj/properties.ts skips them too).
+          let n = this.nameFrom - base;
+          while (n < q && buf[n] === COMMA) n++;
+          props.add(n + base - this.eventStart, q + base - this.eventStart, q + 1 + base - this.eventStart);
           p = q + 1;
           this.state = State.valueStart;
           continue;
@@ -157,6 +249,7 @@ export class TjFramer {
           if (b === SQUOTE || b === DQUOTE) {
             this.quoteChar = b;
             this.quoteOpenedAt = p + base;
+            props.valueFrom(p + 1 + base - this.eventStart);
             p++;
             this.state = State.quoted;
           } else {
@@ -165,12 +258,14 @@ export class TjFramer {
           continue;
         }
         case State.unquoted: {
-          let q = p;
+          let q = wordsWithout(view, at, p, end, COMMA_4, LF_4);
           let b = 0;
           while (q < end && (b = buf[q] as number) !== COMMA && b !== LF) q++;
           if (q >= end) { p = end; continue; }
-          if (b === LF) { p = this.emitFrame(sink, q + base, q + 1 + base) - base; continue; }
+          if (b === LF) { this.pos = this.emitFrame(q + base, q + 1 + base); return Found.frame; }
+          props.valueTo(q + base - this.eventStart);
           p = q + 1;
+          this.nameFrom = p + base;
           this.state = State.propName;
           continue;
         }
@@ -186,55 +281,85 @@ export class TjFramer {
             if (close >= end) { p = end; continue; }
             if (buf[close] === LF) {
               const h = matchHeader(buf, close + 1, end, final);
-              if (h === NEED_MORE) { this.pos = close + base; return; }
-              if (h >= 0 || close + 1 >= end) { p = this.emitFrame(sink, close + base, close + 1 + base) - base; continue; }
+              if (h === NEED_MORE) { this.pos = close + base; return Found.nothing; }
+              if (h >= 0 || close + 1 >= end) { this.pos = this.emitFrame(close + base, close + 1 + base); return Found.frame; }
               p = close + 1;
               continue;
             }
           }
           const next = close + 1 < end ? buf[close + 1] as number : -1;
-          if (next === this.quoteChar) { p = close + 2; continue; }
-          if (next === COMMA) { p = close + 2; this.strayQuoteAt = -1; this.state = State.propName; continue; }
-          if (next === LF) { p = this.emitFrame(sink, close + 1 + base, close + 2 + base) - base; continue; }
-          if (next === CR && close + 2 < end && buf[close + 2] === LF) { p = this.emitFrame(sink, close + 1 + base, close + 3 + base) - base; continue; }
+          if (next === this.quoteChar) {
+            props.flag(this.quoteChar === SQUOTE ? DOUBLED_SQUOTE : DOUBLED_DQUOTE);
+            p = close + 2;
+            continue;
+          }
+          if (next === COMMA) {
+            this.closeQuoted(close + base);
+            p = close + 2;
+            this.nameFrom = p + base;
+            this.state = State.propName;
+            continue;
+          }
+          if (next === LF) { this.closeQuoted(close + base); this.pos = this.emitFrame(close + 1 + base, close + 2 + base); return Found.frame; }
+          if (next === CR && close + 2 < end && buf[close + 2] === LF) {
+            this.closeQuoted(close + base);
+            this.pos = this.emitFrame(close + 1 + base, close + 3 + base);
+            return Found.frame;
+          }
           if (next < 0 || (next === CR && close + 2 >= end)) {
             // The byte that decides is not here yet; at the end of the input the quote closes the event.
-            if (!final) { this.pos = close + base; return; }
+            if (!final) { this.pos = close + base; return Found.nothing; }
+            this.closeQuoted(close + base);
             p = end;
-            this.strayQuoteAt = -1;
+            this.nameFrom = p + base;
             this.state = State.propName;
             continue;
           }
           if (this.strayQuoteAt < 0) this.strayQuoteAt = close + base;
+          this.strayQuote = true;
           p = close + 1;
           continue;
         }
       }
     }
     this.pos = p + base;
+    return Found.nothing;
   }
 
-  private emitFrame(sink: FramingSink, frameEnd: number, next: number): number {
+  /** The quoted value being read ends at its closing quote, `close` (absolute). */
+  private closeQuoted(close: number): void {
+    this.properties.valueTo(close - this.eventStart);
+    this.strayQuoteAt = -1;
+  }
+
+  /** Makes the event that ends at `frameEnd` (absolute, before the line break) the found frame; returns `next`. */
+  private emitFrame(frameEnd: number, next: number): number {
     let e = frameEnd;
     if (e > this.eventStart && this.data.byteAt(e - 1) === CR) e--;
-    sink.frame({ start: this.eventStart, end: e }, this.data.bytes, this.eventStart - this.data.start);
+    // An unquoted value (or an empty one at the end of the input) runs to the end of the event.
+    if (this.state === State.unquoted || this.state === State.valueStart) this.properties.valueTo(e - this.eventStart);
+    this.frame.start = this.eventStart;
+    this.frame.end = e;
+    this.window = this.data.bytes;
+    this.at = this.eventStart - this.data.start;
     this.eventStart = -1;
     this.strayQuoteAt = -1;
     this.state = State.lineStart;
     return next;
   }
 
-  private flushGarbage(sink: FramingSink, end: number): void {
+  private flushGarbage(end: number): void {
     const start = this.garbageStart;
     this.garbageStart = -1;
-    sink.bad({ kind: 'garbage_line', start, end }, this.data.slice(start, end));
+    this.run = { kind: 'garbage_line', start, end };
+    this.runBytes = this.data.slice(start, end);
   }
 
   /**
    * The file ended inside a quoted value. The event and everything after it up to the next line that
    * starts a header become one bad run; framing resumes at that line, so later events are kept.
    */
-  private recoverFromOpenQuote(sink: FramingSink): void {
+  private recoverFromOpenQuote(): Found {
     const start = this.eventStart;
     const base = this.data.start;
     const buf = this.data.bytes;
@@ -246,10 +371,11 @@ export class TjFramer {
       if (lineStart < end && matchHeader(buf, lineStart - base, end - base, true) >= 0) { resume = lineStart; break; }
       nl = buf.indexOf(LF, lineStart - base);
     }
-    sink.bad({ kind: 'unterminated_quote', start, end: resume, quoteAt: this.quoteOpenedAt }, this.data.slice(start, resume));
+    this.run = { kind: 'unterminated_quote', start, end: resume, quoteAt: this.quoteOpenedAt };
+    this.runBytes = this.data.slice(start, resume);
     this.eventStart = -1;
     this.state = State.lineStart;
     this.pos = resume;
-    if (resume < end) this.finish(sink);
+    return Found.bad;
   }
 }

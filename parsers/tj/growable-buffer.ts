@@ -1,6 +1,9 @@
 // An append-only byte window addressed by absolute file offsets: appends are amortised O(1), so an
 // event of hundreds of megabytes arriving in 1 MiB chunks is copied a bounded number of times.
 
+/** A window this small is kept whatever it holds. */
+const SHRINK_ABOVE = 64 * 1024;
+
 export class GrowableBuffer {
   bytes: Buffer = Buffer.alloc(0);
   /** Absolute offset of bytes[0]. */
@@ -35,6 +38,17 @@ export class GrowableBuffer {
   /** A view of [from, to); valid until the next append or discard. */
   slice(from: number, to: number): Buffer {
     return this.bytes.subarray(from - this.start, to - this.start);
+  }
+
+  /**
+   * Gives back a window much larger than what it holds: reading a 1 MiB chunk grows it to 2 MiB, and a file
+   * followed between reads needs only its last unfinished event (docs/write-path.md §7).
+   */
+  shrink(): void {
+    if (this.bytes.length <= SHRINK_ABOVE || this.length * 4 > this.bytes.length) return;
+    const kept = Buffer.allocUnsafe(this.length);
+    this.bytes.copy(kept, 0, 0, this.length);
+    this.bytes = kept;
   }
 
   /** Forgets bytes before `abs`, moving the rest to the front once the dead prefix is large. */

@@ -5,7 +5,7 @@ import type { FileContext, IncrementalParser, ParseOutput } from '../parser.js';
 import type { IngestError } from '../../schemas/ingest-error.js';
 import { boundedExcerpt } from '../../schemas/excerpt.js';
 import type { TjEvent, TjEventJson } from '../../schemas/tj-event.js';
-import { type BadRun, type Frame, type FramingSink, TjFramer } from './framing.js';
+import { type BadRun, Found, type Frame, TjFramer } from './framing.js';
 import { parseProperties, propsObject } from './properties.js';
 import { hourStartUs, IsoMicrosFormatter, localToUtcMs } from './event-time.js';
 
@@ -20,12 +20,23 @@ const d = (text: string, i: number): number => text.charCodeAt(i) - 48;
 
 /**
  * The string path from framed bytes to events: each frame decoded once into a TjEvent, each bad run into an
- * IngestError. A FramingSink whose results `take` hands over; createTjParser runs every frame through it, and the
- * NDJSON printer of `perfpipe parse tj` runs the frames its byte path leaves (cli/ndjson/tj-ndjson.ts).
+ * IngestError, handed over by `take`. createTjParser runs every frame through it; the byte-level readers (the row
+ * encoder, `parse tj`'s JSON writer) run the frames their scanner declines (event-scanner.ts).
  */
-export interface TjFrameDecoder extends FramingSink {
+export interface TjFrameDecoder {
+  /** The event whose bytes are `window[at, at + frame.end - frame.start)`. */
+  frame(frame: Frame, window: Buffer, at: number): void;
+  bad(run: BadRun, bytes: Buffer): void;
   /** What the frames and bad runs given so far produced; empties the decoder. */
   take(): ParseOutput<TjEvent>;
+}
+
+/** Hands everything the framer can find now to the decoder. */
+export function decodeFound(framer: TjFramer, decoder: TjFrameDecoder): void {
+  for (let found = framer.next(); found !== Found.nothing; found = framer.next()) {
+    if (found === Found.frame) decoder.frame(framer.frame, framer.window, framer.at);
+    else decoder.bad(framer.run, framer.runBytes);
+  }
 }
 
 export function createTjFrameDecoder(ctx: TjFileContext): TjFrameDecoder {
@@ -140,11 +151,13 @@ export function createTjParser(ctx: TjFileContext): IncrementalParser<TjEvent> {
   const decoder = createTjFrameDecoder(ctx);
   return {
     push(chunk: Buffer) {
-      framer.push(chunk, decoder);
+      framer.push(chunk);
+      decodeFound(framer, decoder);
       return decoder.take();
     },
     finish() {
-      framer.finish(decoder);
+      framer.end();
+      decodeFound(framer, decoder);
       return decoder.take();
     },
     get settled() {

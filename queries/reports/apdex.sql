@@ -17,10 +17,14 @@
 -- total); `overall_priority_weighted` is SSL's «Общая производительность системы»: Σ wᵢ·APDEXᵢ / Σ wᵢ with
 -- wᵢ = 1 − (pᵢ − 1)/Pmax, independent of call counts, over the operations that have both T and a priority.
 -- Its N, S, A, F columns are plain sums, shown for context only.
+-- {timeline_s} above 0 gives every row per bucket `t` of that many seconds (Unix s of its start; 0 when not asked
+-- for): the HTML report's timeline in one query, each bucket counted as a window of its own would be. Its
+-- priority-weighted rows take the highest priority of the whole window, not of the bucket (the page draws none).
 WITH
     export_rollup AS
     (
         SELECT
+            toUInt64(if({timeline_s:UInt32} = 0, 0, intDiv(toUnixTimestamp(minute), {timeline_s:UInt32}) * {timeline_s:UInt32})) AS t,
             operation,
             sum(n) AS n,
             sumMapMerge(buckets_10ms) AS buckets,
@@ -30,10 +34,11 @@ WITH
             nullIf(argMaxIfMerge(export_min_level), 0) AS export_min_level
         FROM apdex_minute
         WHERE {bucket_s:UInt32} >= 60 AND minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
-        GROUP BY operation
+        GROUP BY t, operation
         UNION ALL
         -- apdex_minute_mv's counting (queries/ddl/010_apdex.sql) over the measurements of whole buckets.
         SELECT
+            toUInt64(if({timeline_s:UInt32} = 0, 0, intDiv(toUnixTimestamp(ts_start), {timeline_s:UInt32}) * {timeline_s:UInt32})) AS t,
             operation,
             toUInt64(count()) AS n,
             sumMap([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets,
@@ -45,11 +50,12 @@ WITH
         WHERE {bucket_s:UInt32} < 60
           AND ts_start >= toDateTime(intDiv(toUnixTimestamp({from:DateTime64(3)}), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC')
           AND toDateTime(intDiv(toUnixTimestamp(ts_start), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC') < {to:DateTime64(3)}
-        GROUP BY operation
+        GROUP BY t, operation
     ),
     export_ops AS
     (
         SELECT
+            r.t AS t,
             r.operation AS operation,
             'export' AS source,
             indexOf({op_names:Array(String)}, r.operation) AS i,
@@ -69,43 +75,49 @@ WITH
     ),
     call_rollup AS
     (
-        SELECT infobase, context, sum(n) AS n, sumMapMerge(buckets_10ms) AS buckets, sum(duration_us_sum) AS duration_us_sum
+        -- Read only when the config has a TJ rule (a call belongs to an operation only by one).
+        SELECT
+            toUInt64(if({timeline_s:UInt32} = 0, 0, intDiv(toUnixTimestamp(minute), {timeline_s:UInt32}) * {timeline_s:UInt32})) AS t,
+            infobase, context, sum(n) AS n, sumMapMerge(buckets_10ms) AS buckets, sum(duration_us_sum) AS duration_us_sum
         FROM tj_call_minute
         WHERE {bucket_s:UInt32} >= 60 AND minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
-        GROUP BY infobase, context
+          AND arrayExists((p, re) -> p != '' OR re != '', {op_prefixes:Array(String)}, {op_regexes:Array(String)})
+        GROUP BY t, infobase, context
         UNION ALL
         -- tj_call_minute_mv's counting (queries/ddl/041_tj_calls.sql) over the calls of whole buckets.
         SELECT
+            toUInt64(if({timeline_s:UInt32} = 0, 0, intDiv(toUnixTimestamp(ts_start), {timeline_s:UInt32}) * {timeline_s:UInt32})) AS t,
             infobase, context_first AS context, toUInt64(count()) AS n,
             sumMap([toUInt32(intDiv(duration_us + 9999, 10000))], [toUInt64(1)]) AS buckets, toUInt64(sum(duration_us)) AS duration_us_sum
         FROM tj_events
         WHERE {bucket_s:UInt32} < 60 AND event = 'CALL' AND context_first != ''
           AND ts_start >= toDateTime(intDiv(toUnixTimestamp({from:DateTime64(3)}), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC')
           AND toDateTime(intDiv(toUnixTimestamp(ts_start), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC') < {to:DateTime64(3)}
-        GROUP BY infobase, context
+          AND arrayExists((p, re) -> p != '' OR re != '', {op_prefixes:Array(String)}, {op_regexes:Array(String)})
+        GROUP BY t, infobase, context
     ),
     tj_ops AS
     (
         SELECT
-            rule, sum(n) AS n, sumMap(buckets.1, buckets.2) AS buckets, sum(duration_us_sum) AS duration_us_sum
+            t, rule, sum(n) AS n, sumMap(buckets.1, buckets.2) AS buckets, sum(duration_us_sum) AS duration_us_sum
         FROM
         (
             SELECT
-                n, buckets, duration_us_sum,
+                t, n, buckets, duration_us_sum,
                 arrayFirstIndex((p, re, ib) -> (p != '' OR re != '') AND startsWith(context, p) AND (re = '' OR match(context, re))
                                                AND (ib = '' OR infobase = ib),
                                 {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule
             FROM call_rollup
         )
         WHERE rule > 0
-        GROUP BY rule
+        GROUP BY t, rule
     ),
     per_op AS
     (
-        SELECT operation, source, target_s, target_from, priority, min_level, n, buckets, duration_us_sum FROM export_ops
+        SELECT t, operation, source, target_s, target_from, priority, min_level, n, buckets, duration_us_sum FROM export_ops
         UNION ALL
         SELECT
-            {op_names:Array(String)}[rule], 'tj', {op_targets:Array(Nullable(Float64))}[rule], 'config',
+            t, {op_names:Array(String)}[rule], 'tj', {op_targets:Array(Nullable(Float64))}[rule], 'config',
             {op_priorities:Array(Nullable(UInt32))}[rule], {op_min_levels:Array(Nullable(Float64))}[rule],
             n, CAST(buckets AS Tuple(Array(UInt32), Array(UInt64))), duration_us_sum
         FROM tj_ops
@@ -113,48 +125,47 @@ WITH
     counted AS
     (
         SELECT
-            operation, source, target_s, target_from, priority, min_level, n,
+            t, operation, source, target_s, target_from, priority, min_level, n,
             toUInt64(round(assumeNotNull(target_s) * 100)) AS t_10ms,
             if(target_s IS NULL, NULL, arraySum(arrayMap((b, c) -> if(b <= t_10ms, c, 0), buckets.1, buckets.2))) AS satisfied,
             if(target_s IS NULL, NULL, arraySum(arrayMap((b, c) -> if(b > t_10ms AND b <= 4 * t_10ms, c, 0), buckets.1, buckets.2))) AS tolerating,
             duration_us_sum / n / 1e6 AS avg_s
         FROM per_op
     ),
+    overall AS
+    (
+        -- Both overall rows from one pass over `counted` (each read of a CTE computes it again). The priority weight
+        -- wᵢ = 1 − (pᵢ − 1)/Pmax is linear, so Σ wᵢ·APDEXᵢ = Σ APDEXᵢ − Σ (pᵢ − 1)·APDEXᵢ / Pmax and Σ wᵢ likewise.
+        SELECT
+            t,
+            sumIf(n, c) AS cn, sumIf(satisfied, c) AS cs, sumIf(tolerating, c) AS ca, sumIf(avg_s * n, c) AS c_avg,
+            sumIf(n, pw) AS pn, sumIf(satisfied, pw) AS ps, sumIf(tolerating, pw) AS pa, sumIf(avg_s * n, pw) AS p_avg,
+            maxIf(greatest(priority, 1), pw) AS pmax, countIf(pw) AS w_n, sumIf(greatest(priority, 1) - 1, pw) AS w_p,
+            sumIf((2 * satisfied + tolerating) / (2 * n), pw) AS r_sum, sumIf((greatest(priority, 1) - 1) * (2 * satisfied + tolerating) / (2 * n), pw) AS rp_sum
+        FROM (SELECT *, target_s IS NOT NULL AS c, target_s IS NOT NULL AND priority IS NOT NULL AS pw FROM counted)
+        GROUP BY t
+    ),
     report_rows AS
     (
         SELECT
-            'operation' AS scope, operation, source, target_from, target_s, priority, min_level, n, satisfied, tolerating,
+            t, 'operation' AS scope, operation, source, target_from, target_s, priority, min_level, n, satisfied, tolerating,
             n - satisfied - tolerating AS frustrated,
             if(target_s IS NULL, NULL, intDiv((2 * satisfied + tolerating) * 1000 + n, 2 * n) / 1000) AS apdex,
             round(avg_s, 3) AS avg_s
         FROM counted
         UNION ALL
-        SELECT
-            'overall_count_weighted', '(all operations with a T, count-weighted)', '', '', NULL, NULL, NULL,
-            sum(n), sum(satisfied), sum(tolerating), sum(n - satisfied - tolerating),
-            intDiv((2 * sum(satisfied) + sum(tolerating)) * 1000 + sum(n), 2 * sum(n)) / 1000,
-            round(sum(avg_s * n) / sum(n), 3)
-        FROM counted
-        WHERE target_s IS NOT NULL
-        HAVING sum(n) > 0
-        UNION ALL
-        SELECT
-            'overall_priority_weighted', '(Общая производительность системы, 1C priority-weighted)', '', '', NULL, NULL, NULL,
-            sum(n), sum(satisfied), sum(tolerating), sum(n - satisfied - tolerating),
-            floor(sum(w * (2 * satisfied + tolerating) / (2 * n)) / sum(w) * 1000 + 0.5) / 1000,
-            round(sum(avg_s * n) / sum(n), 3)
-        FROM
-        (
-            SELECT *, 1 - (greatest(priority, 1) - 1) / (SELECT max(greatest(priority, 1)) FROM counted WHERE target_s IS NOT NULL AND priority IS NOT NULL) AS w
-            FROM counted
-            WHERE target_s IS NOT NULL AND priority IS NOT NULL
-        )
-        HAVING sum(n) > 0
+        SELECT t, r.1, r.2, '', '', NULL, NULL, NULL, r.3, r.4, r.5, r.3 - r.4 - r.5, r.6, r.7
+        FROM overall
+        ARRAY JOIN arrayFilter(x -> x.3 > 0, [
+            ('overall_count_weighted', '(all operations with a T, count-weighted)', cn, cs, ca,
+             if(cn = 0, 0, intDiv((2 * cs + ca) * 1000 + cn, 2 * cn) / 1000), if(cn = 0, 0, round(c_avg / cn, 3))),
+            ('overall_priority_weighted', '(Общая производительность системы, 1C priority-weighted)', pn, ps, pa,
+             if(pn = 0, 0, floor((r_sum - rp_sum / pmax) / (w_n - w_p / pmax) * 1000 + 0.5) / 1000), if(pn = 0, 0, round(p_avg / pn, 3)))]) AS r
     )
 SELECT
-    scope, operation, source, target_s, target_from, priority, min_level, n, satisfied, tolerating, frustrated, apdex,
+    t, scope, operation, source, target_s, target_from, priority, min_level, n, satisfied, tolerating, frustrated, apdex,
     multiIf(apdex IS NULL, '', apdex >= 0.94, 'Excellent', apdex >= 0.85, 'Good', apdex >= 0.70, 'Fair', apdex >= 0.50, 'Poor', 'Unacceptable') AS rating,
     if(apdex IS NULL OR min_level IS NULL, NULL, apdex >= min_level) AS meets_min_level,
     avg_s
 FROM report_rows
-ORDER BY scope != 'operation', scope, apdex, operation, source
+ORDER BY t, scope != 'operation', scope, apdex, operation, source

@@ -1,27 +1,29 @@
 // `perfpipe report locks`: managed-lock waits, timeouts and deadlocks with their culprits — the culprit's transaction
 // and the lock of it that conflicted (docs/tj-format.md §5.4) — and where the waiting went: lock spaces, minutes, contexts.
-// SQL finds the events and candidates; deadlock edges are split with the alerter's parser (it knows quoted commas)
-// and the conflict is judged by parsers/tj/locks/lock-conflict.ts.
+// Every episode was decided when it arrived and stored (tj_lock_episodes, §5.5): this reads the rows and shapes them;
+// nothing here joins events. An episode not worked out yet says so (`culprit_status: 'pending'`).
 import type { ReportParams } from './report-rows.js';
 import { csvText } from './csv.js';
 import { parseDeadlockEdges } from '../../parsers/tj/locks/deadlock-edges.js';
-import { parseLockItem } from '../../parsers/tj/locks/lock-items.js';
-import { isoTime, lockCulprit, type LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
+import { isoTime, type LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
+import type { EpisodeStatus, LockCulpritEntry } from '../../schemas/tj-lock-episode-row.js';
 
 export type { LockCulprit } from '../../parsers/tj/locks/lock-culprits.js';
+/** How far the culprit side is worked out (docs/tj-format.md §5.5): `pending` lists no culprit details yet. */
+export type CulpritStatus = EpisodeStatus;
 export interface LockTimeout {
   ts: string; infobase: string; victim_connect_id: number; victim_user: string; victim_context: string;
-  culprit_connect_ids: number[]; culprits: LockCulprit[];
+  culprit_connect_ids: number[]; culprits: LockCulprit[]; culprit_status: CulpritStatus;
 }
 export interface DeadlockEdgeOut { waiter: number; holder: number; region: string; mode: string; lock: string; culprit: LockCulprit | null }
 export interface Deadlock {
   ts: string; infobase: string; victim_connect_id: number; victim_user: string; victim_context: string;
   /** Holders of the edges on which the victim itself waits. */
-  culprit_connect_ids: number[]; edges: DeadlockEdgeOut[];
+  culprit_connect_ids: number[]; edges: DeadlockEdgeOut[]; culprit_status: CulpritStatus;
 }
 export interface LockWait {
   ts: string; infobase: string; connect_id: number; user: string; context: string; regions: string[]; wait_ms: number;
-  culprit_connect_ids: number[]; culprits: LockCulprit[];
+  culprit_connect_ids: number[]; culprits: LockCulprit[]; culprit_status: CulpritStatus;
 }
 export interface LockRegion { infobase: string; region: string; waits: number; total_wait_ms: number; max_wait_ms: number; waiting_connections: number }
 export interface LockTotals { waits: number; total_wait_ms: number; max_wait_ms: number; timeouts: number; deadlocks: number }
@@ -33,26 +35,14 @@ export interface LocksReport {
 }
 
 type Row = Record<string, unknown>;
-/** Rows of the report's SQL files, by file: tj-lock-culprits, -deadlocks, -wait-events, -waits, -minutes, -contexts. */
-export interface LocksReportRows { culprits: Row[]; deadlocks: Row[]; waits: Row[]; regions: Row[]; minutes: Row[]; contexts: Row[] }
+/** Rows of the report's SQL files: tj-lock-episodes (per kind), tj-lock-waits, -minutes, -contexts. */
+export interface LocksReportRows { waits: Row[]; timeouts: Row[]; deadlocks: Row[]; regions: Row[]; minutes: Row[]; contexts: Row[] }
 
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
-const eventKey = (r: Row): string => `${str(r.file_key)}|${str(r.file_offset)}`;
 const totals = (r: Row): LockTotals => ({
   waits: Number(r.waits), total_wait_ms: Number(r.total_wait_ms), max_wait_ms: Number(r.max_wait_ms), timeouts: Number(r.timeouts), deadlocks: Number(r.deadlocks),
 });
-
-function groupBy(rows: Row[], key: (r: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = groups.get(k);
-    if (list === undefined) groups.set(k, [r]);
-    else list.push(r);
-  }
-  return groups;
-}
 
 /** Reads a report SQL file's rows with extra parameters (queries/reports/report-rows.ts, windowed by the caller). */
 export type ReadReportRows = (name: string, extra?: ReportParams) => Promise<Row[]>;
@@ -66,47 +56,70 @@ export const LOCK_EVENTS_LIMIT = 100_000;
  */
 export async function fetchLocksReport(rows: ReadReportRows, o: { top: { regions: number; contexts: number }; waits: boolean }): Promise<LocksReport> {
   const all = { limit: LOCK_EVENTS_LIMIT };
+  const episodes = (kind: string): Promise<Row[]> => rows('tj-lock-episodes', { ...all, kind });
   return locksReport({
-    culprits: await rows('tj-lock-culprits', all), deadlocks: await rows('tj-lock-deadlocks', all),
-    waits: o.waits ? await rows('tj-lock-wait-events', all) : [], regions: await rows('tj-lock-waits', { limit: o.top.regions }),
-    minutes: await rows('tj-lock-minutes', all), contexts: await rows('tj-lock-contexts', { limit: o.top.contexts }),
+    waits: o.waits ? await episodes('wait') : [], timeouts: await episodes('timeout'), deadlocks: await episodes('deadlock'),
+    regions: await rows('tj-lock-waits', { limit: o.top.regions }), minutes: await rows('tj-lock-minutes', all),
+    contexts: await rows('tj-lock-contexts', { limit: o.top.contexts }),
   });
 }
 
+const flag = (v: unknown): boolean => v === 1 || v === true || v === '1';
+
+/** A stored culprit entry as the report shows it (docs/tj-format.md §5.4 steps 3–5). */
+export function culpritOf(e: LockCulpritEntry): LockCulprit {
+  const tx = flag(e.tx_found);
+  const ended = tx && flag(e.tx_end_found);
+  return {
+    connect_id: Number(e.holder),
+    user: e.user ? e.user : null,
+    context: e.context ? e.context : null,
+    tx_start: tx ? isoTime(e.tx_start) : null,
+    tx_end: ended ? isoTime(e.tx_end) : null,
+    tx_outcome: ended ? (e.tx_end_func === 'CommitTransaction' ? 'commit' : 'rollback') : null,
+    tx_user: tx ? e.tx_user : null,
+    tx_context: tx ? e.tx_context : null,
+    lock: flag(e.lock_found)
+      ? { ts: isoTime(e.lock_ts), region: e.lock_region, mode: e.lock_mode, lock: e.lock_text, context: e.lock_context, match: e.lock_match as NonNullable<LockCulprit['lock']>['match'] }
+      : null,
+  };
+}
+
+const entries = (r: Row): LockCulpritEntry[] => (Array.isArray(r.culprits) ? r.culprits as LockCulpritEntry[] : []);
+const status = (r: Row): CulpritStatus => str(r.status) as CulpritStatus;
+
+/** The deadlock's edges: as stored once worked out, else split from the event (no culprit yet). */
+function edgesOf(r: Row): DeadlockEdgeOut[] {
+  if (status(r) !== 'pending') {
+    return entries(r).map((e) => ({
+      waiter: Number(e.waiter), holder: Number(e.holder), region: e.space, mode: e.mode, lock: e.item, culprit: flag(e.found) ? culpritOf(e) : null,
+    }));
+  }
+  return parseDeadlockEdges(str(r.deadlock_intersections)).map((e) => ({ waiter: Number(e.waiter), holder: Number(e.holder), region: e.space, mode: e.mode, lock: e.fields, culprit: null }));
+}
+
 export function locksReport(rows: LocksReportRows): LocksReport {
-  const byKind = groupBy(rows.culprits, (r) => str(r.kind));
-  const waitCulprits = groupBy(byKind.get('wait') ?? [], eventKey);
-  const edgeCulprits = groupBy(byKind.get('deadlock') ?? [], (r) => `${eventKey(r)}|${str(r.victim_connect_id)}|${str(r.culprit_connect_id)}`);
-  const timeouts = [...groupBy(byKind.get('timeout') ?? [], eventKey).values()].map((group): LockTimeout => {
-    const first = group[0] as Row;
-    // Culprit 0 = the timeout named no waited-for connection (tj-lock-culprits.sql keeps the victim with culprit 0).
-    const culprits = group.filter((r) => Number(r.culprit_connect_id) !== 0).map((r) => lockCulprit(r));
-    return {
-      ts: isoTime(first.ts), infobase: str(first.infobase), victim_connect_id: Number(first.victim_connect_id),
-      victim_user: str(first.victim_user), victim_context: str(first.victim_context),
-      culprit_connect_ids: culprits.map((c) => c.connect_id), culprits,
-    };
-  });
   return {
     waits: rows.waits.map((r) => ({
-      ts: isoTime(r.ts), infobase: str(r.infobase), connect_id: Number(r.connect_id), user: str(r.user), context: str(r.context),
+      ts: isoTime(r.ts), infobase: str(r.infobase), connect_id: Number(r.victim_connect_id), user: str(r.victim_user), context: str(r.victim_context),
       regions: Array.isArray(r.regions) ? r.regions.map(String) : [], wait_ms: Number(r.wait_ms), culprit_connect_ids: ids(r.wait_connections),
-      culprits: (waitCulprits.get(eventKey(r)) ?? []).map((c) => lockCulprit(c)),
+      culprits: entries(r).map(culpritOf), culprit_status: status(r),
     })),
-    timeouts,
-    deadlocks: rows.deadlocks.map((r) => {
-      const victim = Number(r.connect_id);
-      const edges = parseDeadlockEdges(str(r.deadlock_intersections)).map((e): DeadlockEdgeOut => {
-        const found = edgeCulprits.get(`${eventKey(r)}|${e.waiter}|${e.holder}`)?.[0];
-        const requested = parseLockItem(`${e.space} ${e.mode} ${e.fields}`);
-        return {
-          waiter: Number(e.waiter), holder: Number(e.holder), region: e.space, mode: e.mode, lock: e.fields,
-          culprit: found === undefined ? null : lockCulprit(found, requested === null ? [] : [requested]),
-        };
-      });
+    timeouts: rows.timeouts.map((r): LockTimeout => {
+      const culprits = entries(r).map(culpritOf);
       return {
-        ts: isoTime(r.ts), infobase: str(r.infobase), victim_connect_id: victim, victim_user: str(r.user), victim_context: str(r.context),
-        culprit_connect_ids: [...new Set(edges.filter((e) => e.waiter === victim).map((e) => e.holder))], edges,
+        ts: isoTime(r.ts), infobase: str(r.infobase), victim_connect_id: Number(r.victim_connect_id),
+        victim_user: str(r.victim_user), victim_context: str(r.victim_context),
+        // Not worked out yet: the connections the TTIMEOUT itself names.
+        culprit_connect_ids: status(r) === 'pending' ? ids(r.wait_connections) : culprits.map((c) => c.connect_id), culprits, culprit_status: status(r),
+      };
+    }),
+    deadlocks: rows.deadlocks.map((r) => {
+      const victim = Number(r.victim_connect_id);
+      const edges = edgesOf(r);
+      return {
+        ts: isoTime(r.ts), infobase: str(r.infobase), victim_connect_id: victim, victim_user: str(r.victim_user), victim_context: str(r.victim_context),
+        culprit_connect_ids: [...new Set(edges.filter((e) => e.waiter === victim).map((e) => e.holder))], edges, culprit_status: status(r),
       };
     }),
     top_regions: rows.regions.map((r) => ({
@@ -127,12 +140,16 @@ function culpritDetail(c: LockCulprit): string {
   return `${tx}; ${lock}`;
 }
 
+/** The connections named while the culprit side is not worked out yet (docs/tj-format.md §5.5). */
+const pendingIds = (x: { culprit_status: CulpritStatus; culprit_connect_ids: number[] }): string =>
+  (x.culprit_status === 'pending' ? `${x.culprit_connect_ids.join(' ')} (pending)`.trim() : '');
+
 /** One line per victim and culprit, deadlock edge, lock space, minute and context, for people (table) or spreadsheets (csv, one `kind` column). */
 export function locksText(r: LocksReport, format: 'table' | 'csv'): string {
   const out: string[][] = [['kind', 'ts', 'infobase', 'victim / waiter', 'culprit / holder', 'detail']];
   const who = (id: number, user: string | null) => `${id} ${user ?? ''}`.trim();
   for (const t of r.timeouts) {
-    if (t.culprits.length === 0) out.push(['timeout', t.ts, t.infobase, who(t.victim_connect_id, t.victim_user), '', t.victim_context]);
+    if (t.culprits.length === 0) out.push(['timeout', t.ts, t.infobase, who(t.victim_connect_id, t.victim_user), pendingIds(t), t.victim_context]);
     for (const c of t.culprits) out.push(['timeout', t.ts, t.infobase, who(t.victim_connect_id, t.victim_user), who(c.connect_id, c.tx_user ?? c.user), culpritDetail(c)]);
   }
   for (const d of r.deadlocks) {
@@ -142,6 +159,7 @@ export function locksText(r: LocksReport, format: 'table' | 'csv'): string {
     }
   }
   for (const w of r.waits) {
+    if (w.culprits.length === 0) out.push(['wait', w.ts, w.infobase, who(w.connect_id, w.user), pendingIds(w), `${w.wait_ms} ms; culprits ${w.culprit_status}`]);
     for (const c of w.culprits) out.push(['wait', w.ts, w.infobase, who(w.connect_id, w.user), who(c.connect_id, c.tx_user ?? c.user), `${w.wait_ms} ms; ${culpritDetail(c)}`]);
   }
   for (const g of r.top_regions) out.push(['region', '', g.infobase, '', '', `${g.region}: ${g.waits} waits, ${g.total_wait_ms} ms total, ${g.max_wait_ms} ms max`]);

@@ -14,6 +14,8 @@ export interface PgBlockedEpisode {
   holder_pids: number[]; holder_pid: number; holder_state: string; holder_query: string; holder_application: string;
   waiter_infobase: string; waiter_1c_user: string; waiter_connect_id: string; waiter_context: string;
   holder_1c_user: string; holder_connect_id: string; holder_context: string;
+  /** How far the sides are worked out (docs/tj-format.md §5.5): pending, partial, settled or complete. */
+  status: string;
 }
 
 export interface PgWaitsReport {
@@ -41,7 +43,7 @@ export async function fetchPgWaitsReport(rows: WindowRows, limit = PG_WAITS_LIMI
     holder_state: s(r.holder_state), holder_query: s(r.holder_query), holder_application: s(r.holder_application),
     waiter_infobase: s(r.waiter_infobase), waiter_1c_user: s(r.waiter_1c_user), waiter_connect_id: s(r.waiter_connect_id),
     waiter_context: s(r.waiter_context), holder_1c_user: s(r.holder_1c_user), holder_connect_id: s(r.holder_connect_id),
-    holder_context: s(r.holder_context),
+    holder_context: s(r.holder_context), status: s(r.status),
   }));
   return { wait_events: waitEvents, blocked, wait_sampling: waitSampling };
 }

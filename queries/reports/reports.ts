@@ -20,7 +20,7 @@ const MINUTES = { bucket_s: 60 };
  * the per-minute reports default to minutes.
  */
 const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = {
-  apdex: { ...keyOperationParams([]), ...MINUTES },
+  apdex: { ...keyOperationParams([]), ...MINUTES, timeline_s: 0 },
   'apdex-active-minutes': MINUTES, 'tj-lock-minutes': MINUTES, 'atop-cpu-minutes': MINUTES, 'atop-disk-minutes': MINUTES,
   'pg-lock-wait-minutes': MINUTES,
   // The statements' key operations are found by the configured rules; none configured, none found.

@@ -2,8 +2,8 @@
 -- waits counted once per request, their total and longest wait, timeouts and deadlocks. The window is applied to
 -- whole minutes: a minute counts when it starts in [from, to) — pass from/to as Unix seconds. {bucket_s} below 60
 -- (the HTML chart of a short run, queries/report-html/chart-bucket.ts) gives buckets of that many seconds (a divisor
--- of 60) from the raw events of the same minutes, counted as tj_lock_minute_mv counts them: its wait_events are the
--- TLOCKs that waited, each once (on its first lock space), and every TTIMEOUT and TDEADLOCK falls in one space.
+-- of 60) from the stored lock episodes of the same minutes (docs/tj-format.md §5.5), counted as tj_lock_minute_mv
+-- counts them: each TLOCK that waited once, every TTIMEOUT and TDEADLOCK once.
 SELECT minute, infobase, waits, total_wait_ms, max_wait_ms, timeouts, deadlocks
 FROM
 (
@@ -20,14 +20,13 @@ FROM
     UNION ALL
     SELECT
         toDateTime(intDiv(toUnixTimestamp(ts), {bucket_s:UInt32}) * {bucket_s:UInt32}, 'UTC') AS minute, infobase,
-        toUInt64(countIf(event = 'TLOCK')) AS waits,
-        round(sumIf(duration_us, event = 'TLOCK') / 1000, 1) AS total_wait_ms,
-        round(maxIf(duration_us, event = 'TLOCK') / 1000, 1) AS max_wait_ms,
-        toUInt64(countIf(event = 'TTIMEOUT')) AS timeouts,
-        toUInt64(countIf(event = 'TDEADLOCK')) AS deadlocks
-    FROM tj_events
-    WHERE {bucket_s:UInt32} < 60 AND ((event = 'TLOCK' AND notEmpty(wait_connections)) OR event IN ('TTIMEOUT', 'TDEADLOCK'))
-      AND toStartOfMinute(ts) >= toStartOfMinute({from:DateTime64(3)}) AND toStartOfMinute(ts) < {to:DateTime64(3)}
+        toUInt64(countIf(kind = 'wait')) AS waits,
+        round(sumIf(wait_us, kind = 'wait') / 1000, 1) AS total_wait_ms,
+        round(maxIf(wait_us, kind = 'wait') / 1000, 1) AS max_wait_ms,
+        toUInt64(countIf(kind = 'timeout')) AS timeouts,
+        toUInt64(countIf(kind = 'deadlock')) AS deadlocks
+    FROM tj_lock_episodes FINAL
+    WHERE {bucket_s:UInt32} < 60 AND toStartOfMinute(ts) >= toStartOfMinute({from:DateTime64(3)}) AND toStartOfMinute(ts) < {to:DateTime64(3)}
     GROUP BY minute, infobase
 )
 ORDER BY minute, infobase

@@ -37,7 +37,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+  // Decoded as a stream: a character whose bytes two chunks share is one character, not two U+FFFD.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (d: string) => { stdout += d; });
+  child.stderr?.on('data', (d: string) => { stderr += d; });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

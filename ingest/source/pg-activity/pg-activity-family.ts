@@ -13,7 +13,8 @@ export const PG_ACTIVITY_FAMILY = defineFamily({
   tables: [PG_ACTIVITY, PG_WAIT_SAMPLES],
   rows: createPgActivityRowBuilder,
   retention: {
-    key: 'pg_activity_days', days: 30, rollups: ['pg_wait_minute'],
+    // pg_blocked_minute, pg_blocked_sides: the blocked episodes and their sides (docs/write-path.md §11).
+    key: 'pg_activity_days', days: 30, rollups: ['pg_wait_minute', 'pg_blocked_minute', 'pg_blocked_sides'],
     about: 'Days pg_activity and pg_wait_samples keep a sample of PostgreSQL\'s backends (the `pg_activity` source). Default 30.',
   },
   // Its location is the server's URL, and the server is all it reads.

@@ -12,7 +12,8 @@ export const PG_FAMILY = defineFamily({
   events: PgStreamEventSchema,
   tables: [PG_LOG, PG_LOCK_WAITS],
   rows: createPgRowBuilder,
-  retention: { key: 'pg_days', days: 30, recompress: true, about: 'Days pg_log and pg_lock_waits keep an entry. Default 30.' },
+  // pg_lock_episodes: each lock wait with its 1C sides, kept like rollups (docs/write-path.md §11).
+  retention: { key: 'pg_days', days: 30, recompress: true, rollups: ['pg_lock_episodes'], about: 'Days pg_log and pg_lock_waits keep an entry. Default 30.' },
   sources: [sourceKind({
     schema: PgSourceConfigSchema,
     load: () => import('./pg-source.js'),

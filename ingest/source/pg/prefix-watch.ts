@@ -31,6 +31,7 @@ export function countingEntries<E extends { severity: unknown }>(
     finish: () => count(inner.finish(), true),
     get settled() { return inner.settled; },
     ...(inner.copiesInput !== undefined ? { copiesInput: inner.copiesInput } : {}),
+    ...(inner.idle ? { idle: () => inner.idle?.() } : {}),
   };
   return counted;
 }

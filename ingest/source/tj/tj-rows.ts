@@ -1,17 +1,17 @@
 // A `tj` segment's rows: one tj_events row per event (schemas/tj-row.ts decides the typed columns), and one
 // tj_call_splits row per server call, closed by its folder's accountant as the CALL line is read (call-split-rows.ts).
-// A TJ source encodes events straight from the file's bytes (ingest/rows/tj-row-encoder.ts) into this builder's
+// A TJ source encodes events straight from the file's bytes (tj-row-encoder.ts) into this builder's
 // writer and hands it each event's call facts; events that arrive parsed (older agents' messages, tests) take the
 // string path of tjEventToRow and callFactOfRow.
 import type { TjEvent } from '../../../schemas/tj-event.js';
 import { TJ_EVENTS } from '../../../schemas/tj-row.js';
 import { TJ_CALL_SPLITS } from '../../../schemas/tj-call-split-row.js';
 import { callFactOfRow } from '../../../parsers/tj/calls/call-facts.js';
-import { processFromPath, tjEventToRow } from '../../rows/tj-event-to-row.js';
+import { processFromPath, tjEventToRow } from './tj-event-to-row.js';
 import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
 import type { RowBuilder } from '../../rows/row-builder.js';
 import { TableWriter, takeAll } from '../../rows/table-writer.js';
-import type { TjRowTarget } from '../../rows/tj-row-encoder.js';
+import type { TjRowTarget } from './tj-row-encoder.js';
 import { createCallAccountBook, createCallSplitSink, type CallAccountBook } from './call-split-rows.js';
 
 export interface TjRowBuilder extends RowBuilder, TjRowTarget {}

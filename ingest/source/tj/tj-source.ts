@@ -3,10 +3,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { hourFromFileName } from '../../../parsers/tj/index.js';
-import { createTjRowParser } from '../../rows/tj-row-encoder.js';
+import { createTjRowParser } from './tj-row-encoder.js';
 import { createTjRowBuilder, type TjRowBuilder } from './tj-rows.js';
 import { createCallAccountBook } from './call-split-rows.js';
-import { processFromPath } from '../../rows/tj-event-to-row.js';
+import { processFromPath } from './tj-event-to-row.js';
 import { matchHeader } from '../../../parsers/tj/header.js';
 import { createFileSource, type FileSourceOptions } from '../file-source.js';
 import type { Source } from '../source.js';
@@ -68,7 +68,7 @@ export function tjSourceParts(
   return {
     discover: () => discoverTjFiles(s.location),
     watchRoots: [s.location],
-    // Rows are encoded straight from the file's bytes into the tail's builder (ingest/rows/tj-row-encoder.ts).
+    // Rows are encoded straight from the file's bytes into the tail's builder (tj-row-encoder.ts).
     createRows: () => createTjRowBuilder(book),
     // A process folder's hour files are one stream: its accountant must see them in order (docs/tj-format.md §4.3).
     // Plain placement (no `<process>_<pid>` folder) keeps every file a stream of its own.

@@ -65,7 +65,7 @@ const id = (v: number | string): string | null => (v === 0 || v === '0' || v ===
 
 /**
  * The facts of an event from its tj_events row: what the readers of the pipeline use, so that the byte encoder
- * (ingest/rows/tj-row-encoder.ts) and the string path, which write identical rows, also close identical splits. An id
+ * (ingest/source/tj/tj-row-encoder.ts, tj-column-writer.ts) and the string path, which write identical rows, also close identical splits. An id
  * of 0 (or none, or not a number) is no id; a DB event's statement is its sql_hash.
  */
 export function callFactOfRow(row: TjRow, position = row.file_offset): CallFact {

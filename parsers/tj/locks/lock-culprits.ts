@@ -1,6 +1,6 @@
-// A victim's culprit as `report locks` shows it (docs/tj-format.md §5.4 steps 3–5): one row of
-// queries/reports/tj-lock-culprits.sql, which found the culprit's transaction and its TLOCKs on the victim's lock
-// spaces, and the victim's requested lock items → the transaction and the first of those TLOCKs that conflicts.
+// A victim's culprit as `report locks` shows it (docs/tj-format.md §5.4 steps 3–5), and the step that picks, among the
+// culprit's TLOCKs on the victim's lock spaces (found by ingest/locks/tj-episode-culprits.sql), the first that
+// conflicts with what the victim asked for.
 import { lockConflict, type LockConflict } from './lock-conflict.js';
 import { parseLockItems, type LockItem } from './lock-items.js';
 
@@ -31,11 +31,9 @@ export interface LockCulprit {
   lock: ConflictingLock | null;
 }
 
-type Row = Record<string, unknown>;
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 /** ClickHouse DateTime64(6, 'UTC') text `YYYY-MM-DD hh:mm:ss.ffffff` → ISO with Z, so scripts need no zone rule. */
 export const isoTime = (v: unknown): string => (str(v) === '' ? '' : `${str(v).replace(' ', 'T')}Z`);
-const flag = (v: unknown): boolean => v === true || v === 1 || v === '1';
 
 /**
  * Candidates come oldest first, so the lock reported is the one the culprit took first: the one that has been held
@@ -54,21 +52,4 @@ export function conflictingLock(tlocks: unknown, requested: LockItem[]): Conflic
     }
   }
   return null;
-}
-
-/** `requested`: the victim's items — its TLOCK's `Locks` for a wait or timeout, the edge's item for a deadlock. */
-export function lockCulprit(r: Row, requested: LockItem[] = parseLockItems(str(r.requested_locks))): LockCulprit {
-  const tx = flag(r.tx_found);
-  const ended = tx && flag(r.tx_end_found);
-  return {
-    connect_id: Number(r.culprit_connect_id),
-    user: r.culprit_user ? str(r.culprit_user) : null,
-    context: r.culprit_context ? str(r.culprit_context) : null,
-    tx_start: tx ? isoTime(r.tx_start) : null,
-    tx_end: ended ? isoTime(r.tx_end) : null,
-    tx_outcome: ended ? (r.tx_end_func === 'CommitTransaction' ? 'commit' : 'rollback') : null,
-    tx_user: tx ? str(r.tx_user) : null,
-    tx_context: tx ? str(r.tx_context) : null,
-    lock: conflictingLock(r.culprit_tlocks, requested),
-  };
 }

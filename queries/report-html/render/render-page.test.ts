@@ -22,8 +22,8 @@ function hostilePage(): ReportPage {
         waits: [], per_minute: [{ minute: '2026-11-30T10:00:00Z', infobase: EVIL, waits: 1, total_wait_ms: 1000, max_wait_ms: 1000, timeouts: 1, deadlocks: 1 }],
         top_contexts: [{ infobase: EVIL, context: EVIL, waits: 1, total_wait_ms: 1000, max_wait_ms: 1000, timeouts: 1, deadlocks: 1 }],
         top_regions: [{ infobase: EVIL, region: EVIL, waits: 1, total_wait_ms: 1000, max_wait_ms: 1000, waiting_connections: 1 }],
-        timeouts: [{ ts: '2026-11-30T10:00:10Z', infobase: EVIL, victim_connect_id: 19, victim_user: EVIL, victim_context: EVIL, culprit_connect_ids: [18], culprits: [culprit] }],
-        deadlocks: [{ ts: '2026-11-30T10:00:20Z', infobase: EVIL, victim_connect_id: 17, victim_user: EVIL, victim_context: EVIL, culprit_connect_ids: [18], edges: [{ waiter: 17, holder: 18, region: EVIL, mode: EVIL, lock: EVIL, culprit }] }],
+        timeouts: [{ ts: '2026-11-30T10:00:10Z', infobase: EVIL, victim_connect_id: 19, victim_user: EVIL, victim_context: EVIL, culprit_connect_ids: [18], culprits: [culprit], culprit_status: 'complete' }],
+        deadlocks: [{ ts: '2026-11-30T10:00:20Z', infobase: EVIL, victim_connect_id: 17, victim_user: EVIL, victim_context: EVIL, culprit_connect_ids: [18], edges: [{ waiter: 17, holder: 18, region: EVIL, mode: EVIL, lock: EVIL, culprit }], culprit_status: 'complete' }],
       },
     },
     pg: {

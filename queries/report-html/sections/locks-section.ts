@@ -75,7 +75,7 @@ export function locksSection(l: LocksSection, page: ReportPage): string {
     { head: 'Infobase', cell: (t) => esc(t.infobase) },
     { head: 'Victim', cell: (t) => who(t.victim_connect_id, t.victim_user) },
     { head: 'Victim context', cell: (t) => ctx(t.victim_context) },
-    { head: 'Culprits (lock holders)', cell: (t) => (t.culprits.length === 0 ? '<span class="muted">not named</span>'
+    { head: 'Culprits (lock holders)', cell: (t) => (t.culprits.length === 0 ? `<span class="muted">${t.culprit_status === 'pending' ? 'not worked out yet' : 'not named'}</span>`
       : `<ul class="culprits">${t.culprits.map((c) => `<li data-culprit="${esc(c.connect_id)}">${culprit(c)}</li>`).join('')}</ul>`) },
   ], l.report.timeouts.slice(0, LIST_ROWS));
   const deadlocks = table<Deadlock>('deadlocks', [

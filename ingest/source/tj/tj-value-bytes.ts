@@ -1,7 +1,8 @@
-// Byte-level forms of the string rules schemas/tj-row.ts applies to a TJ value: a quoted value's doubled quote
-// and CRLF undone while copying (parsers/tj/properties.ts), and String.prototype.trim's notion of whitespace on
-// UTF-8 bytes (Context's first and last lines), so that both paths write the same bytes.
-import type { RowBinaryWriter } from '../../schemas/row-binary.js';
+// Byte-level forms of the string rules a TJ value meets on its way to a tj_events row (tj-event-to-row.ts): a quoted
+// value's doubled quote and CRLF undone while copying (as parsers/tj/properties.ts reads them; the scanner's flags say
+// which, parsers/tj/property-ranges.ts), and String.prototype.trim's notion of whitespace on UTF-8 bytes (Context's
+// first and last lines, Regions and WaitConnections items), so that both paths write the same bytes.
+import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -71,7 +72,7 @@ function trimmed(f: Uint8Array, s: number, e: number): [number, number] {
 
 /**
  * The first and last lines of `f[s, e)` that are not blank, trimmed, as `[firstStart, firstEnd, lastStart, lastEnd]`
- * (empty ranges when every line is blank): contextEnds of ingest/rows/tj-event-to-row.ts on bytes.
+ * (empty ranges when every line is blank): contextEnds of tj-event-to-row.ts on bytes.
  */
 export function lineEnds(f: Uint8Array, s: number, e: number): [number, number, number, number] {
   let first: [number, number] = [s, s];
@@ -92,4 +93,9 @@ export function lineEnds(f: Uint8Array, s: number, e: number): [number, number, 
     b = a - 1;
   }
   return [first[0], first[1], first[0], first[1]];
+}
+
+/** The ASCII characters String.prototype.trim removes. */
+export function isAsciiSpace(b: number): boolean {
+  return b === 0x20 || (b >= 0x09 && b <= 0x0d);
 }

@@ -1,10 +1,10 @@
 // A parsed TJ event → its `tj_events` row (schemas/tj-row.ts): which property fills which column, what stays in
 // `props`, the process and pid from the log's folder name. Meaning is decided here, at the edge, not in the parser.
 import { basename, dirname } from 'node:path';
-import type { TjEvent } from '../../schemas/tj-event.js';
-import { clickhouseTime } from '../../schemas/clickhouse-time.js';
-import { ID_COLUMNS, NULLABLE_INT_COLUMNS, STRING_COLUMNS, type TjRow } from '../../schemas/tj-row.js';
-import { sqlHash } from '../../parsers/tj/sql-shape.js';
+import type { TjEvent } from '../../../schemas/tj-event.js';
+import { clickhouseTime } from '../../../schemas/clickhouse-time.js';
+import { ID_COLUMNS, NULLABLE_INT_COLUMNS, STRING_COLUMNS, type TjRow } from '../../../schemas/tj-row.js';
+import { sqlHash } from '../../../parsers/tj/sql-shape.js';
 
 const INTEGER = /^-?\d+$/;
 const UNSIGNED = /^\d+$/;

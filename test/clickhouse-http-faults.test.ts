@@ -1,0 +1,149 @@
+// Faults on ClickHouse's HTTP interface: limits that cancel a query, an error after the first bytes, a client that
+// leaves mid-result, a hundred connections at once, malformed HTTP, bodies too large or corrupt, sessions held by
+// two clients. Each gets a clear answer, and the endpoint answers the next request (docs/clickhouse-http.md §3, §6).
+import test from 'ava';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { ANALYST, WRITER, ask, startServe, type Served } from './support/clickhouse-serve.js';
+
+let served: Served;
+test.before(async () => {
+  served = await startServe({ max_execution_time: 2, max_result_rows: 500_000, max_concurrent_queries: 4, queue_max_wait_ms: 30_000, max_insert_bytes: 1024 * 1024, max_query_size: 8192 });
+});
+test.after.always(() => served?.stop());
+
+const stillServes = async (t: { is: (a: unknown, b: unknown, m?: string) => void }): Promise<void> => {
+  t.is((await ask(served.url, { query: 'SELECT 42' })).text, '42\n', 'the endpoint answers the next request');
+};
+
+/** A raw request: the status, the bytes that came, and whether the response ended cleanly. */
+function rawGet(url: string, o: { path: string; stopAfterBytes?: number }): Promise<{ status: number; body: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const auth = Buffer.from(`${ANALYST.user}:${ANALYST.password}`).toString('base64');
+    const req = request(`${url}${o.path}`, { headers: { authorization: `Basic ${auth}` } }, (res) => {
+      const parts: Buffer[] = [];
+      let size = 0;
+      res.on('data', (d: Buffer) => {
+        parts.push(d);
+        size += d.length;
+        if (o.stopAfterBytes !== undefined && size >= o.stopAfterBytes) {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), complete: false });
+        }
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), complete: res.complete }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), complete: false }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Bytes straight onto a socket; resolves with all the server wrote back before it closed. */
+function rawSocket(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let text = '';
+    socket.on('data', (d) => { text += d.toString(); });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+test.serial('a query that never ends is cancelled at max_execution_time with TIMEOUT_EXCEEDED (HTTP 408)', async (t) => {
+  const started = Date.now();
+  const r = await ask(served.url, { query: 'SELECT count() FROM numbers(1e13)' });
+  t.is(r.status, 408);
+  t.is(r.headers.get('x-clickhouse-exception-code'), '159');
+  t.true(Date.now() - started < 30_000);
+  await stillServes(t);
+});
+
+test.serial('a client may lower a limit but not raise it: SETTING_CONSTRAINT_VIOLATION', async (t) => {
+  const raise = await ask(served.url, { query: 'SELECT 1', params: { max_execution_time: '60' } });
+  t.is(raise.headers.get('x-clickhouse-exception-code'), '452');
+  t.is(raise.text, "Code: 452. DB::Exception: Setting max_execution_time shouldn't be greater than 2. (SETTING_CONSTRAINT_VIOLATION)\n");
+  t.is((await ask(served.url, { query: 'SELECT 1', params: { max_result_rows: '0' } })).headers.get('x-clickhouse-exception-code'), '452', '0 would lift the limit');
+  t.is((await ask(served.url, { query: "SELECT getSetting('max_execution_time')", params: { max_execution_time: '1' } })).text, '1\n');
+});
+
+test.serial('an error after the first bytes comes inside the body between markers, and the response is left broken', async (t) => {
+  const r = await rawGet(served.url, { path: `/?query=${encodeURIComponent('SELECT number FROM numbers(2000000)')}` });
+  t.is(r.status, 200);
+  t.false(r.complete, 'no client may take the cut result for a whole one');
+  const text = r.body.toString('latin1');
+  const m = /\r\n__exception__\r\n([a-z]{16})\r\n(Code: 396\. DB::Exception: [^\n]*\(TOO_MANY_ROWS_OR_BYTES\)\n)(\d+) \1\r\n__exception__\r\n$/.exec(text);
+  t.truthy(m, text.slice(-400));
+  t.is(Number(m?.[3]), Buffer.byteLength(m?.[2] ?? ''));
+  const waited = await ask(served.url, { query: 'SELECT number FROM numbers(2000000)', params: { wait_end_of_query: '1' } });
+  t.is(waited.status, 500, 'with wait_end_of_query=1 the same error gets its status');
+  t.is(waited.headers.get('x-clickhouse-exception-code'), '396');
+  await stillServes(t);
+});
+
+test.serial('a client that leaves in the middle of a result cancels its query; the endpoint goes on', async (t) => {
+  const r = await rawGet(served.url, { path: `/?query=${encodeURIComponent('SELECT number, toString(number) FROM numbers(400000)')}&max_result_rows=400000`, stopAfterBytes: 100_000 });
+  t.is(r.status, 200);
+  for (let i = 0; i < 3; i++) await stillServes(t);
+  const whole = await ask(served.url, { query: 'SELECT count() FROM (SELECT number FROM numbers(400000))' });
+  t.is(whole.text, '400000\n');
+});
+
+test.serial('a hundred connections at once: queries beyond max_concurrent_queries wait for a slot, and all are answered', async (t) => {
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => ask(served.url, { query: `SELECT ${i}, count() FROM numbers(100000)` })));
+  t.deepEqual(answers.map((a) => a.status), Array(100).fill(200));
+  t.deepEqual(answers.map((a) => a.text), Array.from({ length: 100 }, (_, i) => `${i}\t100000\n`));
+});
+
+test.serial('malformed HTTP gets a 400 and the connection closes; the endpoint goes on', async (t) => {
+  const text = await rawSocket(served.url, 'THIS IS NOT HTTP\r\n\r\n');
+  t.regex(text, /^HTTP\/1\.1 400 Bad Request\r\n/);
+  t.regex(text, /Code: 1000\. DB::Exception: Malformed HTTP request/);
+  const noLength = await rawSocket(served.url, `POST /?query=SELECT%201 HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`${ANALYST.user}:${ANALYST.password}`).toString('base64')}\r\nConnection: close\r\n\r\n`);
+  t.regex(noLength, /^HTTP\/1\.1 411 Length Required\r\n[\s\S]*X-ClickHouse-Exception-Code: 381/i);
+  await stillServes(t);
+});
+
+test.serial('a body too large is refused with QUERY_IS_TOO_LARGE (HTTP 413): query text and INSERT data alike', async (t) => {
+  await ask(served.url, { user: WRITER, body: 'CREATE TABLE IF NOT EXISTS big (s String) ENGINE = MergeTree ORDER BY s' });
+  const data = await ask(served.url, { user: WRITER, query: 'INSERT INTO big FORMAT TSV', body: `${'x'.repeat(1000)}\n`.repeat(2000) });
+  t.is(data.status, 413);
+  t.is(data.headers.get('x-clickhouse-exception-code'), '229');
+  t.is((await ask(served.url, { query: 'SELECT count() FROM big' })).text, '0\n', 'nothing of it was stored');
+  const text = await ask(served.url, { body: `SELECT '${'y'.repeat(10_000)}'` });
+  t.is(text.status, 413);
+  await stillServes(t);
+});
+
+test.serial('a corrupt compressed body gets CANNOT_DECOMPRESS; an unknown Content-Encoding UNKNOWN_COMPRESSION_METHOD', async (t) => {
+  await ask(served.url, { user: WRITER, body: 'CREATE TABLE IF NOT EXISTS gz (s String) ENGINE = MergeTree ORDER BY s' });
+  const good = gzipSync(Buffer.from('one\ntwo\n'));
+  t.is((await ask(served.url, { user: WRITER, query: 'INSERT INTO gz FORMAT TSV', body: good, headers: { 'content-encoding': 'gzip' } })).status, 200);
+  const corrupt = Buffer.from(good);
+  corrupt.fill(0x55, 10, 20);
+  const bad = await ask(served.url, { user: WRITER, query: 'INSERT INTO gz FORMAT TSV', body: corrupt, headers: { 'content-encoding': 'gzip' } });
+  t.is(bad.headers.get('x-clickhouse-exception-code'), '271');
+  t.regex(bad.text, /^Code: 271\. DB::Exception: Cannot decompress the request body/);
+  const unknown = await ask(served.url, { user: WRITER, query: 'INSERT INTO gz FORMAT TSV', body: 'x\n', headers: { 'content-encoding': 'snappy-ish' } });
+  t.is(unknown.headers.get('x-clickhouse-exception-code'), '89');
+  t.is((await ask(served.url, { query: 'SELECT groupArray(s) FROM (SELECT s FROM gz ORDER BY s)' })).text, "['one','two']\n");
+});
+
+test.serial('session_id keeps settings and temporary tables (the read-only user may have them, as on a server); a session serves one request at a time', async (t) => {
+  const w = (body: string, extra: Record<string, string> = {}) => ask(served.url, { body, params: { session_id: 'sess-w', ...extra } });
+  t.is((await w('CREATE TEMPORARY TABLE tmp (a UInt8) ENGINE = Memory')).status, 200);
+  t.is((await w('INSERT INTO tmp VALUES (7)')).status, 200);
+  t.is((await w('SET max_block_size = 777')).status, 200);
+  t.is((await w("SELECT sum(a), getSetting('max_block_size') FROM tmp")).text, '7\t777\n');
+  const [slow, second] = await Promise.all([w('SELECT sleepEachRow(0.5) FROM numbers(2) FORMAT Null'), (async () => {
+    await new Promise((r) => setTimeout(r, 200));
+    return w('SELECT 1');
+  })()]);
+  t.is(slow.status, 200);
+  t.is(second.headers.get('x-clickhouse-exception-code'), '373');
+  t.is((await ask(served.url, { body: 'SELECT 1', params: { session_id: 'never-opened', session_check: '1' } })).headers.get('x-clickhouse-exception-code'), '372');
+  t.is((await w('SELECT count() FROM tmp', { close_session: '1' })).text, '1\n');
+  t.is((await w('SELECT count() FROM tmp')).headers.get('x-clickhouse-exception-code'), '60', 'a closed session forgets its temporary table');
+});
