@@ -25,4 +25,4 @@ const kafkajs = require('kafkajs') as typeof import('kafkajs');
 
 export const Kafka = kafkajs.Kafka;
 export type Kafka = import('kafkajs').Kafka;
-export const { CompressionTypes, Partitioners, logLevel } = kafkajs;
+export const { AssignerProtocol, CompressionTypes, Partitioners, logLevel } = kafkajs;

@@ -178,11 +178,15 @@ export class FileTail {
         // Let in for a segment that found nothing to read: give it back.
         if (this.segmentOpenedAt < 0) this.letIn = 0;
         this.tellReadAhead();
-        this.pumping = null;
+        // Only the last pump asked for clears the chain: clearing it while a later one waited let the next call start a
+        // second pump beside that one, both reading at the same offset into the same buffer, so a range was parsed
+        // twice and every offset after it was off by that range's length (the hour soak's pg_log, bench/memory-and-soak.md).
+        if (this.pumping === next) this.pumping = null;
       }
     };
-    this.pumping = (this.pumping ?? Promise.resolve()).then(run);
-    return this.pumping;
+    const next: Promise<void> = (this.pumping ?? Promise.resolve()).then(run);
+    this.pumping = next;
+    return next;
   }
 
   /** Waits until every published segment of this file was acknowledged. */

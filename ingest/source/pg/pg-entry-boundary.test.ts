@@ -88,14 +88,19 @@ test('with no prefix given, the one the first lines show is found and every segm
   t.deepEqual(view([...found.push(bytes).events, ...found.finish().events]), view([...alone.push(bytes).events, ...alone.finish().events]));
 });
 
-test('reading whole or in pieces gives the same entries as the parser alone', (t) => {
+/** `text` read whole by the parser alone, and in pieces of `size` bytes with the peek. */
+function wholeAndPieces(text: Buffer, size: number) {
   const whole = withoutPeek(0);
-  const expected = view([...whole.push(bytes).events, ...whole.finish().events]);
   const p = withPeek(0);
   const got: PgStreamEvent[] = [];
-  for (let at = 0; at < bytes.length; at += 37) got.push(...p.push(bytes.subarray(at, at + 37)).events);
+  for (let at = 0; at < text.length; at += size) got.push(...p.push(text.subarray(at, at + size)).events);
   got.push(...p.finish().events);
-  t.deepEqual(view(got), expected);
+  return { pieces: view(got), whole: view([...whole.push(text).events, ...whole.finish().events]) };
+}
+
+test('reading whole or in pieces gives the same entries as the parser alone', (t) => {
+  const { pieces, whole } = wholeAndPieces(bytes, 37);
+  t.deepEqual(pieces, whole);
 });
 
 test('the next line decides: severity and unprefixed lines start an entry, TAB and DETAIL lines continue', (t) => {
@@ -105,4 +110,10 @@ test('the next line decides: severity and unprefixed lines start an entry, TAB a
   t.false(startsNewEntry(Buffer.from('\tmore\n'), m));
   t.false(startsNewEntry(Buffer.from(L('41.000', 1, 'DETAIL:  x')), m));
   t.is(startsNewEntry(Buffer.from('2026-11-30 14:09:4'), m), null);
+});
+
+test('a line longer than the peek, read in pieces, gives the same entries as the parser alone', (t) => {
+  const long = Buffer.from(L('41.000', 9, `LOG:  duration: 1.0 ms  statement: SELECT '${'x'.repeat(200 * 1024)}'`) + LOG);
+  const { pieces, whole } = wholeAndPieces(long, 7000);
+  t.deepEqual(pieces, whole);
 });
