@@ -131,6 +131,29 @@ test.serial('a corrupt compressed body gets CANNOT_DECOMPRESS; an unknown Conten
   t.is((await ask(served.url, { query: 'SELECT groupArray(s) FROM (SELECT s FROM gz ORDER BY s)' })).text, "['one','two']\n");
 });
 
+test.serial('clients killed in the middle of compressed INSERTs give their query slots back', async (t) => {
+  // A sink SIGKILLed mid-insert leaves its request half sent. More such requests than max_concurrent_queries (4):
+  // were their slots kept, the next query would wait queue_max_wait_ms (30 s) and be refused.
+  await ask(served.url, { user: WRITER, body: 'CREATE TABLE IF NOT EXISTS gz_cut (s String) ENGINE = MergeTree ORDER BY s' });
+  const gz = gzipSync(Buffer.from('row\n'.repeat(200_000)));
+  const auth = Buffer.from(`${WRITER.user}:${WRITER.password}`).toString('base64');
+  const { hostname, port } = new URL(served.url);
+  for (let i = 0; i < 6; i++) {
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /?query=${encodeURIComponent('INSERT INTO gz_cut FORMAT TSV')} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\n`
+          + `Content-Encoding: gzip\r\nContent-Length: ${gz.length}\r\n\r\n`);
+        socket.write(gz.subarray(0, gz.length >> 1), () => setTimeout(() => { socket.resetAndDestroy(); resolve(); }, 100));
+      });
+      socket.once('error', reject);
+    });
+  }
+  const began = Date.now();
+  await stillServes(t);
+  t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
+  t.is((await ask(served.url, { query: 'SELECT count() FROM gz_cut' })).text, '0\n', 'nothing of the cut inserts was stored');
+});
+
 test.serial('session_id keeps settings and temporary tables (the read-only user may have them, as on a server); a session serves one request at a time', async (t) => {
   const w = (body: string, extra: Record<string, string> = {}) => ask(served.url, { body, params: { session_id: 'sess-w', ...extra } });
   t.is((await w('CREATE TEMPORARY TABLE tmp (a UInt8) ENGINE = Memory')).status, 200);

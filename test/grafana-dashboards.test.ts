@@ -86,8 +86,8 @@ async function panelRows(queries: string[]): Promise<Row[][]> {
 }
 
 /** The report's own rows for a window, as `perfpipe report` runs its SQL (queries/reports/reports.ts). */
-async function reportRowsFor(source: string, from: number, to: number): Promise<Row[]> {
-  return rows(querySql(source), reportParams(source.replace(/^reports\//, ''), { ...windowParams({ from, to }), limit: 1000, bucket_s: 60, ...opParams }));
+async function reportRowsFor(source: string, from: number, to: number, own: Readonly<Record<string, string>> = {}): Promise<Row[]> {
+  return rows(querySql(source), reportParams(source.replace(/^reports\//, ''), { ...windowParams({ from, to }), limit: 1000, bucket_s: 60, ...opParams, ...own }));
 }
 
 const opParams = { op_names: [], op_prefixes: [], op_regexes: [], op_infobases: [], op_targets: [], op_priorities: [], op_min_levels: [] };
@@ -96,7 +96,10 @@ const opParams = { op_names: [], op_prefixes: [], op_regexes: [], op_infobases: 
 const unixOf = (text: unknown): number => Date.parse(`${String(text).replace(' ', 'T')}Z`) / 1000;
 
 /** Rows as comparable text: keys in one order (Go's JSON sorts them, the report gives them in column order). */
-const sorted = (xs: Row[]): string[] => xs.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))).sort();
+/** Keys in order at every depth: the Go client hands a JSON column's objects back with their keys sorted. */
+const canonical = (v: unknown): unknown => (Array.isArray(v) ? v.map(canonical)
+  : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)])) : v);
+const sorted = (xs: Row[]): string[] => xs.map((r) => JSON.stringify(canonical(r))).sort();
 
 test('the committed provisioning files are the ones `npm run grafana` writes', (t) => {
   for (const [path, text] of Object.entries(provisioningFiles())) {
@@ -147,7 +150,7 @@ for (const panel of PANELS.filter((p) => p.source.startsWith('reports/'))) {
     const all = await panelRows(windows().map((w) => expandPanelSql(committedSql(panel.title), w.context)));
     for (const [i, w] of windows().entries()) {
       const got = all[i]!;
-      const want = await reportRowsFor(panel.source, w.from, w.to);
+      const want = await reportRowsFor(panel.source, w.from, w.to, panel.params);
       const back = panel.unixTime ? got.map(({ time, ...r }) => ({ t: unixOf(time), ...r })) : got;
       t.deepEqual(sorted(back), sorted(want), w.what);
       if (want.length > 0) nonEmpty++;

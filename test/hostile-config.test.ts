@@ -142,6 +142,9 @@ test('SQL text is never built from values: every template literal that starts a 
     'ingest/store/chdb-binary-insert.ts: INSERT INTO ${o.table} (${o.columns.join(\', \')}) SELECT * FROM file({path:String}, \'RowBinary\', {structure:String})',
     // A table and column from a constant list, and either REMOVE TTL or a TTL of integer days (wantedTtl).
     'ingest/store/retention.ts: ALTER TABLE ${t.table} ${clause}',
+    // The same on a cluster: its local tables, with the cluster name checked as a plain identifier by the config.
+    'ingest/store/retention.ts: ALTER TABLE ${table}',
+    'ingest/store/retention.ts: ALTER TABLE ${stored(table)} ON CLUSTER ${target.cluster}',
   ]);
   const found: string[] = [];
   for (const folder of PRODUCT_FOLDERS) {
@@ -158,6 +161,12 @@ test('SQL text is never built from values: every template literal that starts a 
   // server version) and its pg_wait_sampling read, whose one value is the server's own clock text, checked against a
   // strict timestamp pattern where it is built; a bound parameter would cost the second round trip the sampler
   // avoids (the extended protocol takes one statement per message).
-  const codeOnly = new Set(['ingest/source/pg-activity/sample-query.ts']);
+  // The cluster DDL: the repository's own DDL files rewritten (table, view and column names from them) with a cluster
+  // name checked as a plain identifier where it is taken (cluster-ddl.ts assertIdentifier, the config's schema). The lock
+  // resolver: tables, time columns and key expressions from its constant list (episode-tables.ts), values bound.
+  const codeOnly = new Set([
+    'ingest/source/pg-activity/sample-query.ts', 'ingest/store/cluster-ddl.ts', 'ingest/store/cluster-migrations.ts',
+    'ingest/locks/episode-tables.ts', 'ingest/locks/lock-resolver.ts',
+  ]);
   t.deepEqual(found.filter((x) => !allowed.has(x) && !codeOnly.has(x.slice(0, x.indexOf(':')))), []);
 });

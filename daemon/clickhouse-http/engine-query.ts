@@ -1,6 +1,6 @@
 // Runs one statement on a prepared engine connection and hands its answer to the response. A result is streamed
 // chunk by chunk (the engine's blocks, about 65,000 rows each), the next chunk fetched only once the client took the
-// last: memory stays at a few chunks whatever the result's size (bench/clickhouse-http-select.ts measures it). With
+// last: memory stays at a few chunks whatever the result's size (bench/clickhouse-http.ts measures it). With
 // wait_end_of_query=1 the whole result goes to a spool file first, as ClickHouse spills it to disk, so that an error
 // anywhere still gets its HTTP status.
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';

@@ -17,7 +17,7 @@ import type { AccessGuard } from './access-guard.js';
 import { applySettings, checkConstraints, limitSettings, prepareSession, readerSettings, useDatabase } from './engine-session.js';
 import { createSessionStore } from './sessions.js';
 import { ResponseOutput } from './output.js';
-import { chooseResponseEncoding, createEncoder, decodeBody } from './http-encoding.js';
+import { chooseResponseEncoding, createEncoder, decodeBody, decodedThrough } from './http-encoding.js';
 import { readHead, queryTooLarge, spoolBody } from './request-body.js';
 import { contentTypeOf, DEFAULT_FORMAT } from './formats.js';
 import { bindableParams } from './query-params.js';
@@ -112,7 +112,7 @@ export function createClickHouseHandler(o: ClickHouseHandlerOptions): ClickHouse
   async function answer(req: IncomingMessage, out: ResponseOutput, p: RequestParams, user: HttpUser, session: Session): Promise<void> {
     const decoded = decodeBody(req, req.headers['content-encoding'], o.limits.max_insert_bytes);
     const skipChecksums = /^(1|true)$/i.test(settingValue(p.settings, 'http_native_compression_disable_checksumming_on_decompress') ?? '');
-    const body = p.decompress ? decoded.pipe(createBlockDecoder(!skipChecksums)) : decoded;
+    const body = p.decompress ? decodedThrough(decoded, createBlockDecoder(!skipChecksums)) : decoded;
     const { statement, text, data } = await readStatement(p, body);
     o.guard.check(statement, user.name);
     if (req.method === 'GET' && WRITE_KINDS.has(statement.kind)) {

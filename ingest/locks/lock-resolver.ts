@@ -109,16 +109,17 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
     }
   }
 
-  async function onePass(settleAll: boolean): Promise<void> {
+  /** `everything`: every followed episode, not only those due (the last pass before a stop, and settling). */
+  async function onePass(settleAll: boolean, everything = settleAll): Promise<void> {
     const now = Date.now();
     await discover(now);
-    for (const f of followed) await work(f, settleAll ? f.work.all() : f.work.due(now, Number.POSITIVE_INFINITY), now, settleAll);
+    for (const f of followed) await work(f, everything ? f.work.all() : f.work.due(now, Number.POSITIVE_INFINITY), now, settleAll);
     stats.passes++;
   }
 
-  function run(settleAll: boolean): Promise<void> {
+  function run(settleAll: boolean, everything = settleAll): Promise<void> {
     busy++;
-    const next = queue.then(() => onePass(settleAll)).finally(() => { busy--; });
+    const next = queue.then(() => onePass(settleAll, everything)).finally(() => { busy--; });
     queue = next.catch(() => {});
     return next;
   }
@@ -142,7 +143,9 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
       if (timer === null) return; // a backfill stopped early: the next start's last step works its episodes out
       clearInterval(timer);
       // A last look, so that what was stored before the stop is worked out (a failure only leaves it for the next start).
-      await run(false).catch((error: Error) => o.warn?.('lock episodes: the last resolver pass failed; the next start goes on', error));
+      // Every episode still followed is looked at once more, due or not: one whose retry was seconds away (its other
+      // side stored just before the stop) would otherwise keep its gap in the reports until the next start.
+      await run(false, true).catch((error: Error) => o.warn?.('lock episodes: the last resolver pass failed; the next start goes on', error));
     },
   };
 }

@@ -31,6 +31,8 @@ export interface PanelSpec {
   kind: 'timeseries' | 'table';
   /** The query file it runs (`reports/<name>` is what `perfpipe report` runs too). */
   source: string;
+  /** The panel's own values of report parameters (bound as literals), such as `report locks`' episode kind. */
+  params?: Readonly<Record<string, string>>;
   /** Report SQL whose time column is Unix seconds `t`, given a time column for Grafana. */
   unixTime?: true;
   unit?: string;
@@ -43,8 +45,10 @@ export const PANELS: readonly PanelSpec[] = [
     description: '`perfpipe report apdex` over the range (or the run): N, satisfied, tolerating, frustrated against T.' },
   { title: '1C managed locks: waits, timeouts, deadlocks per minute', kind: 'timeseries', source: 'reports/tj-lock-minutes',
     description: 'From tj_lock_minute, as `perfpipe report locks` counts them.' },
-  { title: '1C lock timeouts and deadlocks with their culprits', kind: 'table', source: 'reports/tj-lock-culprits',
-    description: 'Victim, culprit connection, its user, context and the transaction that held the lock (`report locks`).' },
+  { title: '1C lock timeouts with their culprits', kind: 'table', source: 'reports/tj-lock-episodes', params: { kind: 'timeout' },
+    description: 'Victim, culprit connection, its user, context and the transaction that held the lock, as the lock resolver decided them (`report locks`).' },
+  { title: '1C deadlocks with their culprits', kind: 'table', source: 'reports/tj-lock-episodes', params: { kind: 'deadlock' },
+    description: 'Victim, the deadlock\'s edges and each culprit\'s transaction and lock, as the lock resolver decided them (`report locks`).' },
   { title: 'PostgreSQL waits (pg_activity), seconds per minute', kind: 'timeseries', source: 'reports/pg-wait-minutes', unixTime: true, unit: 's',
     description: 'Sampled backends × interval per wait type; CPU is an active backend waiting on nothing (`report pg-waits`).' },
   { title: 'Host CPU busy %', kind: 'timeseries', source: 'reports/atop-cpu-minutes', unixTime: true, unit: 'percent',
@@ -60,7 +64,7 @@ export function alertsAnnotationSql(): string {
 }
 
 export function panelSql(p: PanelSpec): string {
-  const sql = bindParams(querySql(p.source));
+  const sql = bindParams(querySql(p.source), p.params);
   return p.unixTime ? withTimeColumn(sql) : sql;
 }
 

@@ -24,6 +24,8 @@ const BINDINGS: Record<string, string> = {
   // The panels read the per-minute rollups, as the reports do by default (queries/reports/reports.ts).
   'bucket_s:UInt32': 'toUInt32(60)',
   'limit:UInt32': 'toUInt32(1000)',
+  // A table panel shows the range as a whole; the per-minute points have their own query (grafana/apdex-per-minute).
+  'timeline_s:UInt32': 'toUInt32(0)',
   // TJ operations defined by context rules live in perfpipe's config, which Grafana does not read: none here.
   'op_names:Array(String)': "CAST([], 'Array(String)')",
   'op_prefixes:Array(String)': "CAST([], 'Array(String)')",
@@ -39,11 +41,16 @@ export function querySql(path: string): string {
   return readFileSync(join(packageRoot(), 'queries', `${path}.sql`), 'utf8');
 }
 
-/** The file's SQL with every parameter bound; a parameter no panel knows is an error, not a broken panel. */
-export function bindParams(sql: string): string {
+/**
+ * The file's SQL with every parameter bound; a parameter no panel knows is an error, not a broken panel. `fixed`: the
+ * panel's own values of some parameters (a string each, bound as a literal), such as report locks' episode kind.
+ */
+export function bindParams(sql: string, fixed: Readonly<Record<string, string>> = {}): string {
   const body = sql.replace(/^\s*--.*$/gm, '').trim();
-  return body.replace(/\{(\w+:[^{}]+)\}/g, (whole, key: string) => {
-    const bound = BINDINGS[key];
+  return body.replace(/\{(\w+):([^{}]+)\}/g, (whole, name: string, type: string) => {
+    const own = fixed[name];
+    if (own !== undefined) return `CAST('${own.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}', '${type}')`;
+    const bound = BINDINGS[`${name}:${type}`];
     if (bound === undefined) throw new Error(`a panel cannot bind the report parameter ${whole}; add it to scripts/grafana/panel-sql.ts`);
     return `(${bound})`;
   });
