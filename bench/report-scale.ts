@@ -17,9 +17,9 @@ import { windowParams } from '../queries/reports/window-params.js';
 import { benchWorkDir, isMain } from './bench-paths.js';
 import { type BenchResult, figureRows, formatTable } from './figures.js';
 
-const START_S = 1_796_000_400; // 2026-11-30 09:00 UTC-ish, a whole minute
-const SPAN_S = 11 * 3600;
-const CHUNK = 2_000_000;
+export const START_S = 1_796_000_400; // 2026-11-30 09:00 UTC-ish, a whole minute
+export const SPAN_S = 11 * 3600;
+export const CHUNK = 2_000_000;
 
 /** One chunk of generated TJ events: numbers [from, from + count) spread evenly over the 11 hours. */
 const tjChunk = (from: number, count: number, total: number): string => `
@@ -70,7 +70,7 @@ const RAW_SQL = `SELECT sql_hash, count() AS n, sum(duration_us) AS us, quantile
     AND ts >= {from:DateTime64(6)} AND ts < {to:DateTime64(6)}
   GROUP BY sql_hash ORDER BY us DESC LIMIT 50`;
 
-async function fill(store: Store, events: number): Promise<void> {
+export async function fill(store: Store, events: number): Promise<void> {
   for (let from = 0; from < events; from += CHUNK) await store.client.command({ query: tjChunk(from, Math.min(CHUNK, events - from), events) });
   const pg = Math.round(events / 10);
   for (let from = 0; from < pg; from += CHUNK) await store.client.command({ query: pgChunk(from, Math.min(CHUNK, pg - from), pg) });
@@ -78,7 +78,7 @@ async function fill(store: Store, events: number): Promise<void> {
 }
 
 /** Median of three runs, s, after one run that warms the caches. */
-async function timed(run: () => Promise<unknown>): Promise<number> {
+export async function timed(run: () => Promise<unknown>): Promise<number> {
   await run();
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {

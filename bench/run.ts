@@ -22,6 +22,7 @@ import { run as runClickHouseHttp } from './clickhouse-http.js';
 import { run as runLockReports } from './lock-reports.js';
 import { run as runSoak } from './soak.js';
 import { run as runReportScale } from './report-scale.js';
+import { run as runReportWhyScale } from './report-why-scale.js';
 
 interface Bench {
   name: string;
@@ -70,6 +71,7 @@ const BENCHES: Bench[] = [
   { name: 'tj-ingest-scale', run: () => runTjIngestScale({ sizesMb: [1000, 10_000] }), onlyWhenNamed: true },
   // Issue #25: report sql and report errors at 10M and 30M generated TJ events, beside the scan the rollups replace.
   { name: 'report-scale', run: () => runReportScale({ events: [10_000_000, 30_000_000] }), onlyWhenNamed: true },
+  { name: 'report-why-scale', run: () => runReportWhyScale({ events: [10_000_000] }), onlyWhenNamed: true },
 ];
 
 function machine(): Record<string, string | number> {

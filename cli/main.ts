@@ -71,6 +71,8 @@ export const COMMANDS: readonly Command[] = [
       ['', 'PostgreSQL lock waits; PostgreSQL wait events'],
       ['perfpipe report sql|errors', 'statements by total time with the contexts that ran them;'],
       ['', '1C exceptions and PostgreSQL errors, grouped'],
+      ['perfpipe report why [--operation NAME]', 'where each operation\'s call time went: DB, lock waits, CPU,'],
+      ['', 'thread wait, other; its top statements, slowest calls, waits'],
       ['perfpipe report run-compare A B', 'two runs side by side, with what changed between them'],
       ['perfpipe report runs', 'every run, oldest first: APDEX, worst operation, lock trouble'],
       ['perfpipe report all --html FILE', 'one self-contained HTML page with every chart'],

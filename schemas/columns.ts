@@ -43,7 +43,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-function formatDateTime64(ticks: number, digits: 3 | 6): string {
+export function formatDateTime64(ticks: number, digits: 3 | 6): string {
   const scale = 10 ** digits;
   const seconds = Math.floor(ticks / scale);
   const frac = String(ticks - seconds * scale).padStart(digits, '0');

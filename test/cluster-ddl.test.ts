@@ -188,7 +188,7 @@ function insertedTables(tables: string[]): string[] {
  */
 const sampleFree = (r: Record<string, unknown>): string => JSON.stringify('sql_hash' in r && 'sql' in r ? { ...r, sql: '(a text of this shape)' } : r);
 
-function everyReport(hashes: string[]): Array<{ name: string; what: string; params: Record<string, unknown> }> {
+function everyReport(hashes: string[], why: { names: string[]; contexts: string[] }): Array<{ name: string; what: string; params: Record<string, unknown> }> {
   const window = { from: '1700000000.000', to: '1900000000.000' };
   return readdirSync(join(packageRoot(), 'queries', 'reports')).filter((f) => f.endsWith('.sql')).flatMap((f) => {
     const name = f.replace(/\.sql$/, '');
@@ -201,6 +201,9 @@ function everyReport(hashes: string[]): Array<{ name: string; what: string; para
     if (sql.includes('{run:')) Object.assign(params, { run: 'night', origin: 'start' }); // run-context: what a run remembered
     if (sql.includes('{hashes:')) params.hashes = hashes; // report sql's details of the listed statements
     if (sql.includes('{per:')) params.per = 5;
+    // report why's details read the operations why-operations listed, by their names and first context lines
+    if (sql.includes('{names:')) params.names = why.names;
+    if (sql.includes('{contexts:')) params.contexts = why.contexts;
     // report locks reads its stored episodes once per kind (queries/reports/locks-report.ts)
     const kinds = sql.includes('{kind:') ? ['wait', 'timeout', 'deadlock'] : [undefined];
     return kinds.map((kind) => ({ name, what: kind === undefined ? name : `${name} (${kind})`, params: reportParams(name, kind === undefined ? params : { ...params, kind }) }));
@@ -239,7 +242,11 @@ test.serial('the reports\' SQL runs unchanged on the Distributed tables and give
   }
   const hashes = (await rows<{ h: string }>('SELECT toString(sql_hash) AS h FROM default.tj_sql_text ORDER BY sql_hash LIMIT 20')).map((r) => r.h);
   t.true(hashes.length > 0, 'statement shapes to detail');
-  const reports = everyReport(hashes);
+  const whyOps = await rows<{ operation: string; contexts: string[] }>(reportSql('why-operations'),
+    reportParams('why-operations', { from: '1700000000.000', to: '1900000000.000' }));
+  const why = { names: whyOps.map((r) => r.operation), contexts: [...new Set(whyOps.flatMap((r) => r.contexts))] };
+  t.true(why.names.length > 0, 'operations for report why to detail');
+  const reports = everyReport(hashes, why);
   t.true(reports.length >= 20, reports.map((r) => r.name).join(' '));
   const [events] = await rows<{ n: string }>('SELECT count() AS n FROM default.tj_events');
   t.true(Number(events?.n) > 5_000, 'a run with something to report');
@@ -258,9 +265,9 @@ test.serial('the reports\' SQL runs unchanged on the Distributed tables and give
     if (single.length === 0) empty.push(what);
   }
   // What a simulated run has nothing for (their SQL still ran on the Distributed names): no pg_activity sampling,
-  // no alerts (a backfill alerts on nothing), no runs and so no run context, no PostgreSQL ERROR/FATAL entries and no
+  // and so no PostgreSQL waits for report why, no alerts (a backfill alerts on nothing), no runs and so no run context, no PostgreSQL ERROR/FATAL entries and no
   // managed-lock timeout in this small run.
-  const nothingSimulated = new Set(['alerts-fired', 'pg-blocked-episodes', 'pg-wait-events', 'pg-wait-minutes', 'pg-wait-sampling-events', 'runs', 'run-context', 'pg-errors', 'tj-lock-episodes (timeout)']);
+  const nothingSimulated = new Set(['alerts-fired', 'pg-blocked-episodes', 'pg-wait-events', 'pg-wait-minutes', 'pg-wait-sampling-events', 'why-pg-waits', 'runs', 'run-context', 'pg-errors', 'tj-lock-episodes (timeout)']);
   t.deepEqual(empty.filter((n) => !nothingSimulated.has(n)), [], `empty: ${empty.join(' ')}`);
   t.true(reports.length - empty.length >= 17, `${reports.length - empty.length} of ${reports.length} reports have rows`);
 });

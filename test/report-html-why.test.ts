@@ -13,6 +13,7 @@ import { countColor, readPng } from './support/png.js';
 import type { Expected } from '../simulate/load-expected.js';
 import type { SqlReport } from '../queries/reports/sql-report.js';
 import type { ErrorsReport } from '../queries/reports/errors-report.js';
+import type { WhyReport } from '../queries/reports/why-report.js';
 import { statementLabel } from '../queries/report-html/sections/sql-section.js';
 import { fmt } from '../queries/report-html/html.js';
 
@@ -77,9 +78,10 @@ test.before(async () => {
 
 const browserTest = testIf(MISSING_CHROMIUM, { serial: true });
 
-browserTest('report all --html for a run has "What changed", "Top statements" and "Errors", each laid out', (t) => {
+browserTest('report all --html for a run has "What changed", "Where the time went", "Top statements" and "Errors", each laid out', (t) => {
   const ids = all.sections.map((s) => s.id);
-  for (const id of ['changes', 'sql', 'errors']) t.true(ids.includes(id), `${id} in ${ids.join(' ')}`);
+  for (const id of ['changes', 'why', 'sql', 'errors']) t.true(ids.includes(id), `${id} in ${ids.join(' ')}`);
+  t.true(ids.indexOf('why') < ids.indexOf('sql'), ids.join(' '));
   t.true(ids.indexOf('changes') < ids.indexOf('apdex') && ids.indexOf('atop') < ids.indexOf('sql') && ids.indexOf('sql') < ids.indexOf('errors'), ids.join(' '));
   for (const s of all.sections) t.true(s.height > 40, `${s.id} is ${s.height} px high`);
 });
@@ -92,6 +94,19 @@ browserTest('"Top statements" draws report sql\'s statements as bars, longest fi
   for (let i = 1; i < bars.length; i++) t.true(bars[i - 1]!.width >= bars[i]!.width, `bar ${i}`);
   const rows = all.tables['sql-statements'] ?? [];
   t.deepEqual(rows.map((r) => [r[0], r[2]]), json.statements.map((s) => [fmt(s.seconds), fmt(s.count, 0)]));
+});
+
+browserTest('"Where the time went" draws report why\'s split of each operation as one stacked bar, and lists the operations most time first', async (t) => {
+  const json = JSON.parse(await cli(['report', 'why', '--format', 'json', ...window()])) as WhyReport;
+  t.true(json.operations.length >= 3);
+  const bars = all.bars['why-split'] ?? [];
+  const parts = ['db_seconds', 'lock_wait_seconds', 'cpu_seconds', 'thread_wait_seconds', 'other_seconds'] as const;
+  t.deepEqual(bars.map((b) => [b.label, b.v]), json.operations.flatMap((o) => parts.map((p) => [o.operation, o[p]])));
+  // One bar per operation: its parts' widths add up in proportion to the operation's time.
+  const width = (op: string): number => bars.filter((b) => b.label === op).reduce((a, b) => a + b.width, 0);
+  const [first, second] = json.operations;
+  t.true(Math.abs(width(first!.operation) / width(second!.operation) - first!.seconds / second!.seconds) < 0.02);
+  t.deepEqual((all.tables['why-operations'] ?? []).map((r) => [r[1], r[3]]), json.operations.map((o) => [fmt(o.calls, 0), fmt(o.seconds)]));
 });
 
 browserTest('"Errors" lists report errors\' 1C and PostgreSQL groups with their counts', async (t) => {

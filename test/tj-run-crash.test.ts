@@ -1,5 +1,6 @@
 // Fault injection on the embedded default: `perfpipe run` is killed with SIGKILL at random moments
-// while a TJ file grows, and restarted; in the end ClickHouse holds every event exactly once. `sql`
+// while a TJ file grows, and restarted; in the end ClickHouse holds every event exactly once, and every CALL's split
+// (tj_call_splits, written in the CALL's segment) exactly once too. `sql`
 // works while the daemon holds the data directory (through its local port) and after it stopped.
 import test from 'ava';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,11 +55,13 @@ function daemonLog(): string {
   }
 }
 
-async function stored(): Promise<{ rows: number; unique: number }> {
-  const r = await runCli(['sql', 'SELECT count() AS rows, uniqExact(file_key, file_offset) AS unique FROM tj_events', '--data', data, '--format', 'json']);
+/** Events stored, and the server-call splits stored with them (one per CALL, in the CALL's segment: issue #25). */
+async function stored(): Promise<{ rows: number; unique: number; splits: number; unique_splits: number }> {
+  const r = await runCli(['sql', `SELECT count() AS rows, uniqExact(file_key, file_offset) AS unique,
+    (SELECT count() FROM tj_call_splits) AS splits, (SELECT uniqExact(file_key, file_offset) FROM tj_call_splits) AS unique_splits FROM tj_events`, '--data', data, '--format', 'json']);
   if (r.code !== 0) throw new Error(r.stderr);
-  const row = JSON.parse(r.stdout) as { rows: string; unique: string };
-  return { rows: Number(row.rows), unique: Number(row.unique) };
+  const row = JSON.parse(r.stdout) as Record<string, string>;
+  return { rows: Number(row.rows), unique: Number(row.unique), splits: Number(row.splits), unique_splits: Number(row.unique_splits) };
 }
 
 test('SIGKILL at random moments loses nothing and stores nothing twice', async (t) => {
@@ -97,7 +100,7 @@ test('SIGKILL at random moments loses nothing and stores nothing twice', async (
     await sleep(500);
     s = await stored();
   }
-  t.deepEqual(s, { rows: written, unique: written }, 'stored exactly what was written (read through the daemon)');
+  t.deepEqual(s, { rows: written, unique: written, splits: written, unique_splits: written }, 'stored exactly what was written, each CALL with one split (read through the daemon)');
 
   t.true(daemon.exitCode === null && daemon.signalCode === null, `perfpipe run exited by itself (${daemon.exitCode}): ${daemonLog()}`);
   daemon.kill('SIGTERM');
@@ -105,5 +108,5 @@ test('SIGKILL at random moments loses nothing and stores nothing twice', async (
   daemon = null;
   t.is(code, 0);
   t.false(existsSync(join(data, 'daemon.json')), 'the daemon removed its address file');
-  t.deepEqual(await stored(), { rows: written, unique: written }, 'the same after it stopped (read directly)');
+  t.deepEqual(await stored(), { rows: written, unique: written, splits: written, unique_splits: written }, 'the same after it stopped (read directly)');
 });

@@ -17,6 +17,8 @@ import { runCompare } from '../output/run-compare.js';
 import { fetchSqlReport } from '../../queries/reports/sql-report.js';
 import { fetchErrorsReport } from '../../queries/reports/errors-report.js';
 import { errorsText, sqlText } from '../output/sql-errors-output.js';
+import { fetchWhyReport } from '../../queries/reports/why-report.js';
+import { whyText } from '../output/why-output.js';
 import { runWindow } from './runs.js';
 import { reportRunsCommand } from './report-runs.js';
 import { reportParamsFromConfig } from '../../queries/reports/key-operation-params.js';
@@ -25,14 +27,17 @@ import { systemTimeZone } from '../../ingest/source/tj/tj-source-config.js';
 import { collectComparePage, collectReportPage, SECTIONS, type SectionName } from '../../queries/report-html/collect-page.js';
 import { writeReportPage } from '../../queries/report-html/render/write-page.js';
 
-const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | sql | errors | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--format table|json|csv | --html FILE [--tz ZONE]]';
+const USAGE = 'perfpipe report (apdex | locks | pg-locks | pg-waits | sql | errors | why | all | run-compare A B | runs) [--data DIR | --clickhouse URL] [--run NAME | --from TIME --to TIME] [--config FILE] [--operation NAME (why)] [--format table|json|csv | --html FILE [--tz ZONE]]';
 const FORMATS = ['table', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface Report {
   /** Renders the report; `rows` fetches one queries/reports/<name>.sql with the window's parameters. */
-  render(rows: (name: string, extra?: ReportParams) => Promise<Record<string, unknown>[]>, format: Format): Promise<string>;
+  render(rows: (name: string, extra?: ReportParams) => Promise<Record<string, unknown>[]>, format: Format, options: ReportOptions): Promise<string>;
 }
+
+/** Flags only some reports read. */
+interface ReportOptions { operation: string }
 
 const REPORTS: Record<string, Report> = {
   apdex: {
@@ -71,6 +76,12 @@ const REPORTS: Record<string, Report> = {
       return format === 'json' ? `${JSON.stringify(report)}\n` : errorsText(report, format);
     },
   },
+  why: {
+    async render(rows, format, options) {
+      const report = await fetchWhyReport(rows, options.operation);
+      return format === 'json' ? `${JSON.stringify(report)}\n` : whyText(report, format);
+    },
+  },
 };
 
 /** The HTML page (`--html FILE`) of each report; `all` is the full page and has no text form. */
@@ -81,6 +92,7 @@ const HTML_PAGES: Record<string, { title: string; sections: readonly SectionName
   'pg-waits': { title: 'PostgreSQL wait report', sections: ['pg_waits'] },
   sql: { title: 'Top statements', sections: ['sql'] },
   errors: { title: 'Errors', sections: ['errors'] },
+  why: { title: 'Where the time went', sections: ['why'] },
   all: { title: 'Load test report', sections: SECTIONS },
 };
 
@@ -100,12 +112,13 @@ function htmlZone(values: HtmlFlags): string {
 export async function reportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     ...STORE_OPTIONS, run: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', short: 'f' },
-    html: { type: 'string' }, tz: { type: 'string' }, config: { type: 'string', short: 'c' },
+    html: { type: 'string' }, tz: { type: 'string' }, config: { type: 'string', short: 'c' }, operation: { type: 'string' },
   }, USAGE);
   if (values.help) { process.stdout.write(`usage: ${USAGE}\n`); return 0; }
   const [name, ...extra] = positionals;
   if (name === undefined) throw new ConfigError(`report: no report named\nusage: ${USAGE}`);
   if (values.tz !== undefined && values.html === undefined) throw new ConfigError('--tz sets the time zone of the HTML page; give --html FILE too');
+  if (values.operation !== undefined && name !== 'why') throw new ConfigError('--operation is a filter of `report why`');
   if (name === 'run-compare') return compareCommand(extra, values);
   if (name === 'runs') {
     if (extra.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}\nusage: ${USAGE}`);
@@ -123,7 +136,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
   const window = windowParams(values.run === undefined ? reportWindow(values.from, values.to) : await namedRunWindow(target, values.run));
   const source = await openReportRows(target, reportParamsFromConfig(values.config));
   try {
-    process.stdout.write(await report.render((sql, more = {}) => source.rows(sql, { ...window, ...more }), format));
+    process.stdout.write(await report.render((sql, more = {}) => source.rows(sql, { ...window, ...more }), format, { operation: values.operation ?? '' }));
   } finally {
     await source.close();
   }

@@ -63,6 +63,11 @@ export interface FileSourceOptions {
   readChunkBytes: number;
   /** Files read at the same time in backfill mode. */
   backfillConcurrency: number;
+  /**
+   * Files with the same key form one stream, read in discovery order one after another (in backfill, by one worker):
+   * a TJ process folder's hour files, whose server calls may begin in one file and end in the next. Default: none.
+   */
+  sequenceOf?(path: string): string;
   /** Bytes read ahead of what is stored, over every tail of the process (read-ahead.ts); absent: no bound. */
   readAhead?: ReadAhead;
   /** Record size limits (the config's `pipeline.max_event_bytes` / `max_line_bytes`); absent: none. */
@@ -248,26 +253,39 @@ export function createFileSource(o: FileSourceOptions): Source {
     let bytes = 0;
     for (const path of paths) bytes += (await stat(path).catch(() => null))?.size ?? 0;
     totalBytes = bytes;
-    const queue = [...paths];
+    const streams = new Map<string, string[]>();
+    paths.forEach((path, i) => {
+      const key = o.sequenceOf?.(path) ?? `#${i}`;
+      const list = streams.get(key);
+      if (list === undefined) streams.set(key, [path]);
+      else list.push(path);
+    });
+    const queue = [...streams.values()];
     const done = new Set<string>();
-    const worker = async (): Promise<void> => {
-      for (let path = queue.shift(); path !== undefined && !stopping.signal.aborted; path = queue.shift()) {
-        const st = await stat(path).catch(() => null);
-        if (!st || done.has(`${st.dev}:${st.ino}`)) continue;
-        done.add(`${st.dev}:${st.ino}`);
-        const tail = await openTail(path, paths);
-        if (!tail) continue;
-        try {
+    const readOne = async (path: string): Promise<void> => {
+      const st = await stat(path).catch(() => null);
+      if (!st || done.has(`${st.dev}:${st.ino}`)) return;
+      done.add(`${st.dev}:${st.ino}`);
+      const tail = await openTail(path, paths);
+      if (!tail) return;
+      try {
+        await tail.pump(true);
+        // Not finished: its checkpoint could not be written (a full disk). Wait and try again.
+        while (tail.checkpointBlocked && !stopping.signal.aborted) {
+          await sleep(o.pollIntervalMs);
           await tail.pump(true);
-          // Not finished: its checkpoint could not be written (a full disk). Wait and try again.
-          while (tail.checkpointBlocked && !stopping.signal.aborted) {
-            await sleep(o.pollIntervalMs);
-            await tail.pump(true);
-          }
-        } catch (error) {
-          reportFailure(path, error as Error);
         }
-        await retire(`${st.dev}:${st.ino}`, tail);
+      } catch (error) {
+        reportFailure(path, error as Error);
+      }
+      await retire(`${st.dev}:${st.ino}`, tail);
+    };
+    const worker = async (): Promise<void> => {
+      for (let stream = queue.shift(); stream !== undefined && !stopping.signal.aborted; stream = queue.shift()) {
+        for (const path of stream) {
+          if (stopping.signal.aborted) return;
+          await readOne(path);
+        }
       }
     };
     await Promise.all(Array.from({ length: o.backfillConcurrency }, worker));

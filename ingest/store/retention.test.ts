@@ -39,7 +39,8 @@ test.serial('a changed config changes the TTL of its family only; 0 keeps rows f
     'apdex_minute: 400 days → kept for ever', 'atop_minute: 400 days → kept for ever',
     'pg_blocked_minute: 400 days → kept for ever', 'pg_blocked_sides: 400 days → kept for ever', 'pg_lock_episodes: 400 days → kept for ever',
     'pg_lock_waits: 30 days → 7 days', 'pg_log: 30 days → 7 days', 'pg_wait_minute: 400 days → kept for ever',
-    'tj_call_minute: 400 days → kept for ever', 'tj_lock_episodes: 400 days → kept for ever', 'tj_lock_minute: 400 days → kept for ever',
+    'tj_call_minute: 400 days → kept for ever', 'tj_call_split_minute: 400 days → kept for ever', 'tj_call_sql_minute: 400 days → kept for ever',
+    'tj_lock_episodes: 400 days → kept for ever', 'tj_lock_minute: 400 days → kept for ever',
     'tj_sql_context_minute: 400 days → kept for ever', 'tj_sql_hour: 400 days → kept for ever', 'tj_sql_minute: 400 days → kept for ever',
     'tj_sql_text: 400 days → kept for ever',
   ]);

@@ -22,6 +22,8 @@ export interface BarChartSpec {
   xMax?: number;
   digits?: number;
   note?: string;
+  /** One bar per row made of the series' parts end to end (a whole and its split), the total written after it. */
+  stacked?: boolean;
 }
 
 const W = 960;
@@ -39,9 +41,11 @@ export function barChart(spec: BarChartSpec): string {
   if (spec.rows.length === 0) return `<figure class="chart empty" data-chart="${esc(spec.id)}" data-empty="true">${caption}<p class="empty">No data in this window.</p>${note}</figure>`;
   const digits = spec.digits ?? 3;
   const unit = spec.unit ? ` ${spec.unit}` : '';
-  const rowH = spec.series.length * BAR_H + 10;
+  const lanes = spec.stacked ? 1 : spec.series.length;
+  const rowH = lanes * BAR_H + 10;
   const height = spec.rows.length * rowH + AXIS_H;
-  const ticks = valueTicks(spec.xMax ?? Math.max(0, ...spec.rows.flatMap((row) => row.values.map((v) => v ?? 0))));
+  const total = (row: BarRow): number => row.values.reduce<number>((a, v) => a + (v ?? 0), 0);
+  const ticks = valueTicks(spec.xMax ?? Math.max(0, ...spec.rows.flatMap((row) => (spec.stacked ? [total(row)] : row.values.map((v) => v ?? 0)))));
   const top = ticks[ticks.length - 1] as number;
   const x = (v: number): number => LABEL_W + (Math.min(v, top) / top) * PW;
   const r = (n: number): string => n.toFixed(1);
@@ -49,7 +53,8 @@ export function barChart(spec: BarChartSpec): string {
   const grid = ticks.map((v) => `<line x1="${r(x(v))}" x2="${r(x(v))}" y1="0" y2="${plotBottom}"/><text x="${r(x(v))}" y="${plotBottom + 16}" text-anchor="middle">${esc(fmt(v, digits))}</text>`).join('');
   const rows = spec.rows.map((row, i) => {
     const y0 = i * rowH + 5;
-    const label = `<text class="bar-label" x="${LABEL_W - 8}" y="${r(y0 + (spec.series.length * BAR_H) / 2 + 4)}" text-anchor="end"><title>${esc(row.label)}</title>${esc(clip(row.label, LABEL_CHARS))}</text>`;
+    const label = `<text class="bar-label" x="${LABEL_W - 8}" y="${r(y0 + (lanes * BAR_H) / 2 + 4)}" text-anchor="end"><title>${esc(row.label)}</title>${esc(clip(row.label, LABEL_CHARS))}</text>`;
+    if (spec.stacked) return `<g class="row">${label}${stackedBars(spec, row, y0, x, unit, digits)}</g>`;
     const bars = spec.series.map((s, j) => {
       const v = row.values[j] ?? null;
       const y = y0 + j * BAR_H;
@@ -68,4 +73,18 @@ export function barChart(spec: BarChartSpec): string {
 <text class="axis-title" x="${LABEL_W + PW / 2}" y="${plotBottom + AXIS_H - 2}" text-anchor="middle">${esc(spec.unit)}</text>
 ${rows.join('\n')}
 </svg>${legend}${note}</figure>`;
+}
+
+/** One row's parts end to end, each with its exact value in the hover text, and the row's total after the bar. */
+function stackedBars(spec: BarChartSpec, row: BarRow, y: number, x: (v: number) => number, unit: string, digits: number): string {
+  const r = (n: number): string => n.toFixed(1);
+  let at = 0;
+  const parts = spec.series.map((s, j) => {
+    const v = row.values[j] ?? 0;
+    const from = x(at);
+    at += v;
+    const hint = `${row.label} · ${s.name}: ${fmt(v, digits)}${unit}${row.hint ? ` (${row.hint})` : ''}`;
+    return `<rect class="bar" data-label="${esc(row.label)}" data-series="${esc(s.name)}" data-v="${v}" x="${r(from)}" y="${r(y + 1)}" width="${r(Math.max(x(at) - from, 0))}" height="${BAR_H - 2}" fill="${s.color}"><title>${esc(hint)}</title></rect>`;
+  }).join('');
+  return `${parts}<text class="bar-value" x="${r(x(at) + 4)}" y="${r(y + BAR_H - 4)}">${esc(fmt(at, digits))}${esc(unit)}</text>`;
 }

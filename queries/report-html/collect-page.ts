@@ -10,9 +10,10 @@ import { chartBucket, MINUTE_S, sampledBucket } from './chart-bucket.js';
 import { fetchPgWaitsReport } from '../reports/pg-waits-report.js';
 import { fetchSqlReport } from '../reports/sql-report.js';
 import { fetchErrorsReport } from '../reports/errors-report.js';
+import { fetchWhyReport } from '../reports/why-report.js';
 import { collectChanges } from './collect-changes.js';
 
-export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop', 'sql', 'errors', 'changes'] as const;
+export const SECTIONS = ['apdex', 'locks', 'pg', 'pg_waits', 'atop', 'why', 'sql', 'errors', 'changes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 type Row = Record<string, unknown>;
@@ -106,6 +107,10 @@ export async function collectReportPage(windowRows: WindowRows, sections: readon
   }
   // The why sections (issue #25): like the optional sources above, no rows, no section, unless it is the page's only one.
   const alone = sections.length === 1;
+  if (want.has('why')) {
+    const report = await fetchWhyReport(rows);
+    if (report.operations.length > 0 || alone) page.why = report;
+  }
   if (want.has('sql')) {
     const report = await fetchSqlReport(rows);
     if (report.statements.length > 0 || alone) page.sql = report;

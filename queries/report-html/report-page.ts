@@ -6,6 +6,7 @@ import type { PgWaitsReport } from '../reports/pg-waits-report.js';
 import type { RunHistoryRow } from '../reports/run-history.js';
 import type { SqlReport } from '../reports/sql-report.js';
 import type { ErrorsReport } from '../reports/errors-report.js';
+import type { WhyReport } from '../reports/why-report.js';
 import type { ContextComparison } from '../reports/run-context.js';
 
 /** A row of apdex.sql run over one bucket (ReportPage.bucket); `t` is the bucket's start, Unix s. */
@@ -110,5 +111,7 @@ export interface ReportPage {
   sql?: SqlReport;
   /** `report errors`' document. */
   errors?: ErrorsReport;
+  /** `report why`'s document: where each operation's call time went. */
+  why?: WhyReport;
   changes?: ChangesSection;
 }

@@ -29,9 +29,9 @@ export function keyOperationParams(operations: readonly KeyOperationConfig[]): K
   };
 }
 
-/** Per-report parameters from `report --config FILE`: the key operations of apdex.sql and sql-contexts.sql; no file, none. */
+/** Per-report parameters from `report --config FILE`: the key operations of apdex.sql, sql-contexts.sql and the why-*.sql; no file, none. */
 export function reportParamsFromConfig(path: string | undefined): Record<string, KeyOperationParams> {
   if (path === undefined) return {};
   const params = keyOperationParams(loadConfigFile(path).apdex.operations);
-  return { apdex: params, 'sql-contexts': params };
+  return { apdex: params, 'sql-contexts': params, 'why-operations': params, 'why-details': params, 'why-slowest': params, 'why-pg-waits': params, 'why-host': params };
 }

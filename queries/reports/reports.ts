@@ -25,6 +25,9 @@ const DEFAULT_PARAMS: Record<string, Record<string, unknown>> = {
   'pg-lock-wait-minutes': MINUTES,
   // The statements' key operations are found by the configured rules; none configured, none found.
   'sql-contexts': keyOperationParams([]),
+  // `report why` groups calls by the configured rules too; none configured, by their first context line.
+  'why-operations': { ...keyOperationParams([]), operation: '' }, 'why-details': keyOperationParams([]), 'why-slowest': keyOperationParams([]),
+  'why-pg-waits': keyOperationParams([]), 'why-host': keyOperationParams([]),
 };
 
 /** The parameters a report runs with: its defaults, then what the caller gave. */

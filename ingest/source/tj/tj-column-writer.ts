@@ -11,6 +11,8 @@ import { REPEATED } from '../../../parsers/tj/event-scanner.js';
 import { CRLF_INSIDE, DOUBLED_DQUOTE, DOUBLED_SQUOTE } from '../../../parsers/tj/property-ranges.js';
 import { hashBytes, type TjName } from '../../../parsers/tj/property-names.js';
 import { sqlHash } from '../../../parsers/tj/sql-shape.js';
+import { DB_EVENTS, type CallLine } from '../../../parsers/tj/calls/call-facts.js';
+import type { CallFact } from '../../../parsers/tj/calls/thread-accounts.js';
 import { RowBinaryWriter } from '../../../schemas/row-binary.js';
 import { TJ_EVENTS } from '../../../schemas/tj-row.js';
 import { contextEnds, processFromPath } from './tj-event-to-row.js';
@@ -32,6 +34,7 @@ const C = {
   dbms: col('dbms'), database: col('database'), dbpid: col('dbpid'), trans: col('trans'), func: col('func'), sql: col('sql'),
   prm: col('prm'), rows: col('rows'), call_wait: col('call_wait'), regions: col('regions'), locks: col('locks'),
   deadlock_intersections: col('deadlock_intersections'), exception: col('exception'), descr: col('descr'),
+  cpu_time: col('cpu_time'),
 };
 const ID_ORDER = [C.connect_id, C.session_id, C.client_id, C.os_thread];
 const NULLABLE_INT_ORDER = Array.from({ length: C.call_wait - C.rows + 1 }, (_, i) => C.rows + i);
@@ -94,7 +97,7 @@ class Props {
 }
 
 /** A sql_hash computed once per distinct statement: the bytes it came from and its 8 RowBinary bytes. */
-interface SqlHashEntry { raw: Buffer; flags: number; hash: Buffer; next: SqlHashEntry | null }
+interface SqlHashEntry { raw: Buffer; flags: number; hash: Buffer; text: string; next: SqlHashEntry | null }
 
 const constant = (s: string): Buffer => { const w = new RowBinaryWriter(64); w.string(s); return w.finish(); };
 
@@ -113,6 +116,9 @@ export class TjColumnWriter {
   private readonly file: Buffer;
   private readonly fileKey: Buffer;
   /** The `process` property, when the folder names no process: its range and flags, or start -1. */
+  /** The sql_hash of the event last written, as text ('0' for none): a DB event's statement key for the accountant. */
+  private lastSqlHash = '0';
+  private readonly hostName: string;
   private procStart = -1;
   private procEnd = 0;
   private procFlags = 0;
@@ -121,6 +127,7 @@ export class TjColumnWriter {
     this.proc = processFromPath(ctx.file);
     this.procName = this.proc === null ? null : constant(this.proc.process);
     this.host = constant(ctx.host);
+    this.hostName = ctx.host;
     this.file = constant(ctx.file);
     this.fileKey = constant(ctx.file_key);
   }
@@ -299,19 +306,67 @@ export class TjColumnWriter {
   private sqlHashColumn(w: RowBinaryWriter, f: Buffer): void {
     const s = this.values.start[C.sql] as number;
     const e = this.values.end[C.sql] as number;
-    if (s < 0 || s === e) { w.u64(0); return; }
+    if (s < 0 || s === e) { this.lastSqlHash = '0'; w.u64(0); return; }
     const flags = (this.values.flags[C.sql] as number) & UNESCAPE;
     const h = hashBytes(f, s, e);
     const first = this.sqlHashes.get(h);
     for (let x = first ?? null; x !== null; x = x.next) {
-      if (x.flags === flags && x.raw.length === e - s && x.raw.compare(f, s, e) === 0) { w.raw(x.hash, 0, 8); return; }
+      if (x.flags === flags && x.raw.length === e - s && x.raw.compare(f, s, e) === 0) { w.raw(x.hash, 0, 8); this.lastSqlHash = x.text; return; }
     }
     // 1C repeats the same statements thousands of times in a run: the shape and its SHA-1 once per statement.
     if (this.sqlHashes.size >= 20_000) this.sqlHashes.clear();
     const hash = Buffer.alloc(8);
-    hash.writeBigUInt64LE(BigInt(sqlHash(decoded(f, s, e, flags))));
-    this.sqlHashes.set(h, { raw: Buffer.from(f.subarray(s, e)), flags, hash, next: this.sqlHashes.get(h) ?? null });
+    this.lastSqlHash = sqlHash(decoded(f, s, e, flags));
+    hash.writeBigUInt64LE(BigInt(this.lastSqlHash));
+    this.sqlHashes.set(h, { raw: Buffer.from(f.subarray(s, e)), flags, hash, text: this.lastSqlHash, next: this.sqlHashes.get(h) ?? null });
     w.raw(hash, 0, 8);
+  }
+
+  /**
+   * What the per-thread accountant reads of the event `write` just wrote (parsers/tj/calls/call-facts.ts decides the
+   * same from a row, callFactOfRow, for the string path): null for an event that is no part of a call. `line` is
+   * given for a CALL only.
+   */
+  callFact(s: TjEventScanner<ColumnRule>): { fact: CallFact; line: CallLine | null } | null {
+    const f = s.bytes;
+    const first = f[s.nameStart];
+    if (first !== 0x43 && first !== 0x44 && first !== 0x54) return null; // C, D, T: CALL, DB…, TLOCK
+    const name = f.toString('latin1', s.nameStart, s.nameEnd);
+    // A TLOCK that waited names the connections it waited for; one whose list was not numbers kept it in props.
+    const kind: CallFact['kind'] | null = name === 'CALL' ? 'call' : DB_EVENTS.has(name) ? 'db'
+      : name === 'TLOCK' && (this.waits.length > 0 || this.props.indexOf('WaitConnections') >= 0) ? 'lock_wait' : null;
+    if (kind === null) return null;
+    const values = this.values;
+    const fact: CallFact = {
+      kind, end_us: s.endUs, duration_us: s.durationUs, thread: this.idText(C.os_thread), connect: this.idText(C.connect_id),
+      cpu_us: kind === 'call' && values.has[C.cpu_time] ? values.num[C.cpu_time] as number : null,
+      call_wait_us: kind === 'call' && values.has[C.call_wait] ? values.num[C.call_wait] as number : null,
+      statement: kind === 'db' && this.lastSqlHash !== '0' ? this.lastSqlHash : null,
+      dbpid: kind === 'db' && values.has[C.dbpid] && values.num[C.dbpid] !== 0 ? values.num[C.dbpid] as number : null,
+      position: s.offset,
+    };
+    if (kind !== 'call') return { fact, line: null };
+    const id = (c: number): number | string => (values.has[c] ? values.big[c] ?? values.num[c] as number : 0);
+    const ownProcess = this.procStart < 0 ? '' : decoded(f, this.procStart, this.procEnd, this.procFlags);
+    return {
+      fact,
+      line: {
+        host: this.hostName, process: this.proc?.process ?? ownProcess, pid: this.proc?.pid ?? 0, infobase: this.text(f, C.infobase),
+        connect_id: id(C.connect_id), session_id: id(C.session_id), os_thread: id(C.os_thread), user: this.text(f, C.user),
+        context_first: contextEnds(this.text(f, C.context))[0],
+      },
+    };
+  }
+
+  /** An id as the row holds it, as text; 0 or none is no id (callFactOfRow reads a row the same way). */
+  private idText(c: number): string | null {
+    const v = this.values;
+    return v.has[c] && (v.big[c] !== null || v.num[c] !== 0) ? v.big[c] ?? String(v.num[c]) : null;
+  }
+
+  private text(f: Buffer, c: number): string {
+    const s = this.values.start[c] as number;
+    return s < 0 ? '' : decoded(f, s, this.values.end[c] as number, this.values.flags[c] as number);
   }
 
   private regionsColumn(w: RowBinaryWriter, f: Buffer): void {

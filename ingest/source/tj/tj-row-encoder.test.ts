@@ -12,7 +12,8 @@ import { createTjRowBuilder } from './tj-rows.js';
 import { corpusDir, missingCorpus, testIf } from '../../../test/support/prerequisites.js';
 import { cutAt, tjJournal } from '../../../test/support/tj-journals.js';
 
-interface Result { body: Buffer; records: number; errors: IngestError[] }
+/** `splits`: the tj_call_splits rows the events' calls closed (call-split-rows.ts), the same both ways too. */
+interface Result { body: Buffer; splits: Buffer; records: number; errors: IngestError[] }
 
 function viaStrings(ctx: TjFileContext, chunks: Buffer[]): Result {
   const rows = createTjRowBuilder();
@@ -23,7 +24,7 @@ function viaStrings(ctx: TjFileContext, chunks: Buffer[]): Result {
     errors.push(...out.errors);
   }
   const { records, tables } = rows.take();
-  return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
+  return { body: tables.find((x) => x.table === 'tj_events')?.body ?? Buffer.alloc(0), splits: tables.find((x) => x.table === 'tj_call_splits')?.body ?? Buffer.alloc(0), records, errors };
 }
 
 /** `idle`: the parser is told reading stopped after every chunk, as a followed file's tail does between reads. */
@@ -38,7 +39,7 @@ function viaBytes(ctx: TjFileContext, chunks: Buffer[], idle = false): Result {
   });
   for (const out of [...pushed, parser.finish()]) errors.push(...out.errors);
   const { records, tables } = rows.take();
-  return { body: tables[0]?.body ?? Buffer.alloc(0), records, errors };
+  return { body: tables.find((x) => x.table === 'tj_events')?.body ?? Buffer.alloc(0), splits: tables.find((x) => x.table === 'tj_call_splits')?.body ?? Buffer.alloc(0), records, errors };
 }
 
 for (const [what, file] of [['in a process folder', '/j/rphost_1234/26113014.log'], ['in plain placement (no process folder)', '/j/26113014.log']] as const) {
@@ -51,6 +52,7 @@ for (const [what, file] of [['in a process folder', '/j/rphost_1234/26113014.log
       t.is(got.records, want.records);
       t.deepEqual(got.errors, want.errors);
       if (!got.body.equals(want.body)) t.fail(`bodies differ for ${JSON.stringify(bytes.toString('latin1'))}`);
+      if (!got.splits.equals(want.splits)) t.fail(`call splits differ for ${JSON.stringify(bytes.toString('latin1'))}`);
     }), { numRuns: 2000 });
   });
 }

@@ -9,6 +9,7 @@ import type { IncrementalParser, ParseOutput } from '../../../parsers/parser.js'
 import { TjEventScanner } from '../../../parsers/tj/event-scanner.js';
 import { Found, TjFramer } from '../../../parsers/tj/framing.js';
 import { createTjFrameDecoder, type TjFileContext } from '../../../parsers/tj/tj-parser.js';
+import { callFactOfRow, type CallFactSink } from '../../../parsers/tj/calls/call-facts.js';
 import type { IngestError } from '../../../schemas/ingest-error.js';
 import type { RowBinaryWriter } from '../../../schemas/row-binary.js';
 import { TJ_EVENTS } from '../../../schemas/tj-row.js';
@@ -21,6 +22,8 @@ export interface TjRowTarget {
   readonly w: RowBinaryWriter;
   /** Called once per row written straight into `w`. */
   wrote(): void;
+  /** Where the facts of CALL, DB and waited TLOCK events go (the per-thread accountant, docs/tj-format.md §4.3). */
+  readonly calls?: CallFactSink;
 }
 
 export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): IncrementalParser<never> {
@@ -29,6 +32,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
   const columns = new TjColumnWriter(ctx);
   const decoder = createTjFrameDecoder(ctx);
   const proc = processFromPath(ctx.file);
+  const calls = target.calls;
   let errors: IngestError[] = [];
 
   /** Rows and errors of everything the framer can find now. */
@@ -38,6 +42,10 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
         if (scanner.read(framer) && columns.take(scanner)) {
           columns.write(target.w, scanner);
           target.wrote();
+          if (calls !== undefined) {
+            const part = columns.callFact(scanner);
+            if (part !== null) calls.fact(ctx.file, ctx.file_key, ctx.offset, part.fact, part.line);
+          }
           continue;
         }
         decoder.frame(framer.frame, framer.window, framer.at);
@@ -46,8 +54,13 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
       }
       const out = decoder.take();
       for (const e of out.events) {
-        TJ_EVENTS.writeRow(target.w, tjEventToRow(e, proc));
+        const row = tjEventToRow(e, proc);
+        TJ_EVENTS.writeRow(target.w, row);
         target.wrote();
+        if (calls !== undefined) {
+          const fact = callFactOfRow(row);
+          if (fact.kind !== 'other') calls.fact(ctx.file, ctx.file_key, ctx.offset, fact, fact.kind === 'call' ? row : null);
+        }
       }
       for (const e of out.errors) errors.push(e);
     }

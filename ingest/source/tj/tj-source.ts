@@ -5,6 +5,8 @@ import { basename, dirname, join } from 'node:path';
 import { hourFromFileName } from '../../../parsers/tj/index.js';
 import { createTjRowParser } from './tj-row-encoder.js';
 import { createTjRowBuilder, type TjRowBuilder } from './tj-rows.js';
+import { createCallAccountBook } from './call-split-rows.js';
+import { processFromPath } from './tj-event-to-row.js';
 import { matchHeader } from '../../../parsers/tj/header.js';
 import { createFileSource, type FileSourceOptions } from '../file-source.js';
 import type { Source } from '../source.js';
@@ -60,12 +62,17 @@ export async function discoverTjFiles(location: string): Promise<string[]> {
 
 export function tjSourceParts(
   s: TjSourceSettings, host: string,
-): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'createRows' | 'isSuperseded' | 'isRecordStart'> {
+): Pick<FileSourceOptions, 'discover' | 'watchRoots' | 'createParser' | 'createRows' | 'isSuperseded' | 'isRecordStart' | 'sequenceOf'> {
+  // One accountant per process folder for the source's life: a call's account survives the switch to the next hour file.
+  const book = createCallAccountBook();
   return {
     discover: () => discoverTjFiles(s.location),
     watchRoots: [s.location],
     // Rows are encoded straight from the file's bytes into the tail's builder (tj-row-encoder.ts).
-    createRows: createTjRowBuilder,
+    createRows: () => createTjRowBuilder(book),
+    // A process folder's hour files are one stream: its accountant must see them in order (docs/tj-format.md §4.3).
+    // Plain placement (no `<process>_<pid>` folder) keeps every file a stream of its own.
+    sequenceOf: (path) => (processFromPath(path) === null ? path : dirname(path)),
     createParser: (path, identity, offset, rows) => createTjRowParser({
       host, source: 'tj', file: path, file_key: identity.file_key, offset,
       hour: hourFromFileName(path) ?? s.hour, tz: s.tz,

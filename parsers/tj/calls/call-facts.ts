@@ -2,6 +2,7 @@
 // end and duration, its thread and connection, and a CALL's CpuTime and callWait (docs/tj-format.md §4.2–§4.3).
 // The meaning of the properties is decided here, in parsers/tj/, once.
 import type { TjEvent } from '../../../schemas/tj-event.js';
+import type { TjRow } from '../../../schemas/tj-row.js';
 import { firstValue } from '../properties.js';
 import { sqlHash } from '../sql-shape.js';
 import type { CallFact } from './thread-accounts.js';
@@ -36,6 +37,46 @@ export function callFact(e: TjEvent, position = e.origin.offset): CallFact {
     cpu_us: kind === 'call' ? number(firstValue(p, 'CpuTime')) : null,
     call_wait_us: kind === 'call' ? number(firstValue(p, 'callWait')) : null,
     statement: sql === undefined || sql === '' ? null : sqlHash(sql),
+    dbpid: kind === 'db' ? number(firstValue(p, 'dbpid')) : null,
+    position,
+  };
+}
+
+/** What a CALL's split row carries besides its split: who made the call and from where (the tj_events row's values). */
+export interface CallLine {
+  host: string;
+  process: string;
+  pid: number;
+  infobase: string;
+  connect_id: number | string;
+  session_id: number | string;
+  os_thread: number | string;
+  user: string;
+  context_first: string;
+}
+
+/** Where a TJ reader hands the facts of each event that matters to a call (kind other than `other`). */
+export interface CallFactSink {
+  /** `startOffset`: where reading of `file` began (a checkpoint after a restart); `line` is given for a CALL only. */
+  fact(file: string, fileKey: string, startOffset: number, fact: CallFact, line: CallLine | null): void;
+}
+
+const id = (v: number | string): string | null => (v === 0 || v === '0' || v === '' ? null : String(v));
+
+/**
+ * The facts of an event from its tj_events row: what the readers of the pipeline use, so that the byte encoder
+ * (ingest/source/tj/tj-row-encoder.ts, tj-column-writer.ts) and the string path, which write identical rows, also close identical splits. An id
+ * of 0 (or none, or not a number) is no id; a DB event's statement is its sql_hash.
+ */
+export function callFactOfRow(row: TjRow, position = row.file_offset): CallFact {
+  const kind: CallFact['kind'] = row.event === 'CALL' ? 'call'
+    : DB_EVENTS.has(row.event) ? 'db'
+      : row.event === 'TLOCK' && (row.wait_connections.length > 0 || row.props.WaitConnections !== undefined) ? 'lock_wait' : 'other';
+  return {
+    kind, end_us: isoToMicros(row.ts.replace(' ', 'T')), duration_us: row.duration_us,
+    thread: id(row.os_thread), connect: id(row.connect_id),
+    cpu_us: kind === 'call' ? row.cpu_time : null, call_wait_us: kind === 'call' ? row.call_wait : null,
+    statement: kind === 'db' ? id(row.sql_hash) : null, dbpid: kind === 'db' && row.dbpid !== 0 ? row.dbpid : null,
     position,
   };
 }

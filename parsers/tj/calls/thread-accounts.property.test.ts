@@ -60,7 +60,7 @@ function build(threads: Of<typeof timelineArb>, allLogged = false): { facts: Cal
     for (const n of c.nested) {
       cursor += n.gap;
       const end = cursor + n.duration;
-      facts[thread]?.push({ kind: n.kind, end_us: end, duration_us: n.duration, thread: n.threadless ? null : t, connect, cpu_us: null, call_wait_us: null, statement: null, position: 0 });
+      facts[thread]?.push({ kind: n.kind, end_us: end, duration_us: n.duration, thread: n.threadless ? null : t, connect, cpu_us: null, call_wait_us: null, statement: null, dbpid: null, position: 0 });
       if (n.kind === 'db') db += n.duration;
       if (n.kind === 'lock_wait') lock += n.duration;
       cursor = end;
@@ -68,7 +68,7 @@ function build(threads: Of<typeof timelineArb>, allLogged = false): { facts: Cal
     const free = wall - c.callWait - db - lock;
     const cpu = Math.floor(free * c.cpuShare);
     const logged = c.logged || allLogged;
-    if (logged) facts[thread]?.push({ kind: 'call', end_us: at + wall, duration_us: wall, thread: c.callThread ? t : null, connect, cpu_us: cpu, call_wait_us: c.callWait, statement: null, position: 0 });
+    if (logged) facts[thread]?.push({ kind: 'call', end_us: at + wall, duration_us: wall, thread: c.callThread ? t : null, connect, cpu_us: cpu, call_wait_us: c.callWait, statement: null, dbpid: null, position: 0 });
     calls.push({ thread: t, connect, start: at, end: at + wall, logged, callThread: c.callThread, truth: [db, lock, cpu, c.callWait, free - cpu] });
   }
   const merged = facts.flat().map((f, i) => ({ f, i })).sort((a, b) => a.f.end_us - b.f.end_us || a.i - b.i).map((x, position) => ({ ...x.f, position }));

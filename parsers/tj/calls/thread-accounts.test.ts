@@ -7,7 +7,7 @@ import type { TjEvent } from '../../../schemas/tj-event.js';
 
 let position = 0;
 const fact = (kind: CallFact['kind'], end: number, duration: number, thread: string | null, connect: string | null, more: Partial<CallFact> = {}): CallFact =>
-  ({ kind, end_us: end, duration_us: duration, thread, connect, cpu_us: null, call_wait_us: null, statement: null, position: position++, ...more });
+  ({ kind, end_us: end, duration_us: duration, thread, connect, cpu_us: null, call_wait_us: null, statement: null, dbpid: null, position: position++, ...more });
 const call = (end: number, duration: number, thread: string | null, connect: string | null, cpu: number | null, wait: number | null): CallFact =>
   fact('call', end, duration, thread, connect, { cpu_us: cpu, call_wait_us: wait });
 const parts = (s: { db_us: number; lock_wait_us: number; cpu_us: number; thread_wait_us: number; other_us: number } | null) =>
@@ -24,7 +24,7 @@ test('a call gets the DB time and lock waits of its thread, its CpuTime and call
   t.deepEqual(parts(s), [80, 200, 300, 100, 320]);
   t.is(s?.db_count, 2);
   t.deepEqual(s?.statements, [{ key: 'q1', count: 2, us: 80 }]);
-  t.deepEqual(s?.flags, { no_duration: false, clock_step: false, parts_exceed: false, no_cpu_time: false });
+  t.deepEqual(s?.flags, { no_duration: false, clock_step: false, parts_exceed: false, no_cpu_time: false, partial: false });
   t.is(a.held(), 0);
 });
 
@@ -138,7 +138,7 @@ test('heldFrom names the earliest event still waiting for its CALL: where a repl
 });
 
 test('an account past its bound drops its oldest events and counts them', (t) => {
-  const a = createThreadAccounts(3);
+  const a = createThreadAccounts({ limit: 3 });
   for (let i = 0; i < 5; i++) a.push(fact('db', 1_000 + i, 1, 'T', null));
   t.is(a.stats().overflow, 2);
   t.is(a.held(), 3);

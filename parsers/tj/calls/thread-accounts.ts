@@ -26,6 +26,8 @@ export interface CallFact {
   call_wait_us: number | null;
   /** DB events: the statement's key (its `sql_hash`), grouping the call's statements. */
   statement: string | null;
+  /** DB events: the PostgreSQL backend (`dbpid`) that ran the statement, or null. */
+  dbpid: number | null;
   /** Where the event is in the stream (a byte offset): the earliest held one is where a replay must start. */
   position: number;
 }
@@ -42,6 +44,12 @@ export interface CallFlags {
   parts_exceed: boolean;
   /** The CALL had no CpuTime (an older platform): cpu_us is 0. */
   no_cpu_time: boolean;
+  /**
+   * The call began before the first event this accountant saw, and the accountant was opened in the middle of a
+   * journal (reading resumed after a restart): its nested events before that point are not in it, their time is in
+   * `other_us`. Only set on an accountant created with `resumed` (docs/tj-format.md §4.3).
+   */
+  partial: boolean;
 }
 
 export interface ClosedSplit {
@@ -58,6 +66,8 @@ export interface ClosedSplit {
   db_count: number;
   lock_wait_count: number;
   statements: CallStatement[];
+  /** The distinct `dbpid`s of the call's DB events, in the order first seen. */
+  dbpids: number[];
   flags: CallFlags;
 }
 
@@ -86,6 +96,7 @@ interface Entry {
   end_us: number;
   duration_us: number;
   statement: string | null;
+  dbpid: number | null;
   hasThread: boolean;
   position: number;
   taken: boolean;
@@ -94,7 +105,17 @@ interface Entry {
 /** Events one account keeps at most; a thread running millions of statements without a CALL line drops its oldest. */
 export const ACCOUNT_LIMIT = 1_000_000;
 
-export function createThreadAccounts(limit = ACCOUNT_LIMIT): ThreadAccounts {
+export interface ThreadAccountsOptions {
+  /** Events one account keeps at most. */
+  limit?: number;
+  /** The accountant starts in the middle of a journal (after a restart): flag calls that began before its first event. */
+  resumed?: boolean;
+}
+
+export function createThreadAccounts(options: ThreadAccountsOptions = {}): ThreadAccounts {
+  const limit = options.limit ?? ACCOUNT_LIMIT;
+  // The end of the first event seen; calls that began before it are partial when the accountant resumed mid-journal.
+  let since: number | null = null;
   const byThread = new Map<string, Entry[]>();
   const byConnect = new Map<string, Entry[]>();
   const stats: AccountStats = { left_out: 0, unkeyed: 0, overflow: 0 };
@@ -116,13 +137,14 @@ export function createThreadAccounts(limit = ACCOUNT_LIMIT): ThreadAccounts {
 
   return {
     push(f) {
+      if (since === null) since = f.end_us;
       if (f.kind === 'other') return null;
       if (f.kind !== 'call') {
         if (f.thread === null && f.connect === null) {
           stats.unkeyed++;
           return null;
         }
-        const e: Entry = { kind: f.kind, end_us: f.end_us, duration_us: f.duration_us, statement: f.statement, hasThread: f.thread !== null, position: f.position, taken: false };
+        const e: Entry = { kind: f.kind, end_us: f.end_us, duration_us: f.duration_us, statement: f.statement, dbpid: f.dbpid, hasThread: f.thread !== null, position: f.position, taken: false };
         holding.n++;
         if (f.thread !== null) keep(byThread, f.thread, e);
         if (f.connect !== null) keep(byConnect, f.connect, e);
@@ -139,7 +161,9 @@ export function createThreadAccounts(limit = ACCOUNT_LIMIT): ThreadAccounts {
         for (const e of byConnect.get(f.connect) ?? []) if (f.thread === null || !e.hasThread) candidates.push(e);
         byConnect.delete(f.connect);
       }
-      return closeSplit(f, candidates, stats, holding);
+      const split = closeSplit(f, candidates, stats, holding);
+      split.flags.partial = options.resumed === true && since !== null && f.end_us - f.duration_us < since;
+      return split;
     },
     heldFrom() {
       let min: number | null = null;
@@ -160,12 +184,13 @@ export function createThreadAccounts(limit = ACCOUNT_LIMIT): ThreadAccounts {
  */
 function closeSplit(call: CallFact, candidates: readonly Entry[], stats: AccountStats, holding: { n: number }): ClosedSplit {
   const start = call.end_us - call.duration_us;
-  const flags: CallFlags = { no_duration: call.duration_us === 0, clock_step: false, parts_exceed: false, no_cpu_time: call.cpu_us === null };
+  const flags: CallFlags = { no_duration: call.duration_us === 0, clock_step: false, parts_exceed: false, no_cpu_time: call.cpu_us === null, partial: false };
   let db = 0;
   let lock = 0;
   let dbCount = 0;
   let lockCount = 0;
   const statements = new Map<string, CallStatement>();
+  const dbpids = new Set<number>();
   for (const e of candidates) {
     if (e.taken) continue;
     e.taken = true;
@@ -178,6 +203,7 @@ function closeSplit(call: CallFact, candidates: readonly Entry[], stats: Account
     if (e.kind === 'db') {
       db += e.duration_us;
       dbCount++;
+      if (e.dbpid !== null) dbpids.add(e.dbpid);
       if (e.statement !== null) {
         const s = statements.get(e.statement) ?? { key: e.statement, count: 0, us: 0 };
         s.count++;
@@ -193,8 +219,9 @@ function closeSplit(call: CallFact, candidates: readonly Entry[], stats: Account
   const measured = db + lock + (call.call_wait_us ?? 0) + (call.cpu_us ?? 0);
   flags.parts_exceed = measured > wall;
   let left = wall;
+  // A negative CpuTime or callWait (a damaged line) counts as 0: a part is never negative either.
   const cap = (v: number): number => {
-    const x = Math.min(v, left);
+    const x = Math.min(Math.max(v, 0), left);
     left -= x;
     return x;
   };
@@ -207,6 +234,7 @@ function closeSplit(call: CallFact, candidates: readonly Entry[], stats: Account
     db_us: dbUs, lock_wait_us: lockUs, cpu_us: cpuUs, thread_wait_us: waitUs, other_us: left,
     db_count: dbCount, lock_wait_count: lockCount,
     statements: [...statements.values()].sort((a, b) => b.us - a.us || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    dbpids: [...dbpids],
     flags,
   };
 }

@@ -15,6 +15,7 @@ import { runsSection } from '../sections/runs-section.js';
 import { summaryCards } from '../sections/summary.js';
 import { sqlSection } from '../sections/sql-section.js';
 import { errorsSection } from '../sections/errors-section.js';
+import { whySection } from '../sections/why-section.js';
 import { changesSection } from '../sections/changes-section.js';
 
 export function renderReportPage(page: ReportPage): string {
@@ -28,6 +29,7 @@ export function renderReportPage(page: ReportPage): string {
   if (page.pg) sections.push(['pg-locks', 'PostgreSQL locks', pgLocksSection(page.pg, page)]);
   if (page.pgWaits) sections.push(['pg-waits', 'PostgreSQL waits', pgWaitsSection(page.pgWaits, page)]);
   if (page.atop) sections.push(['atop', 'Hosts (atop)', atopSection(page.atop, page)]);
+  if (page.why) sections.push(['why', 'Where the time went', whySection(page.why, page)]);
   if (page.sql) sections.push(['sql', 'Top statements', sqlSection(page.sql, page)]);
   if (page.errors) sections.push(['errors', 'Errors', errorsSection(page.errors, page)]);
   const meta: Array<[string, string]> = [];
