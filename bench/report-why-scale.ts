@@ -5,8 +5,9 @@
 // (N/100: 3,000 backends, the calls' dbpids). Times `report why` over the whole run, over a window cut inside minutes
 // and for one operation, beside the scan the per-minute rollup replaces (the same sums from tj_call_splits), in the
 // same run. Usage:
-//   node dist/bench/report-why-scale.js [--events 10000000,100000000] [--keep]
-import { mkdirSync, rmSync } from 'node:fs';
+//   node dist/bench/report-why-scale.js [--events 10000000,100000000] [--keep] [--reuse]
+// --reuse times a store kept by an earlier --keep run of the same size (after applying any newer migration to it).
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../ingest/store/clickhouse.js';
@@ -64,7 +65,7 @@ async function fillCalls(store: Store, events: number): Promise<number> {
   return calls;
 }
 
-export async function run(options: { events?: number[]; keep?: boolean } = {}): Promise<BenchResult> {
+export async function run(options: { events?: number[]; keep?: boolean; reuse?: boolean } = {}): Promise<BenchResult> {
   const sizes = options.events ?? [10_000_000];
   const figures: BenchResult['figures'] = [];
   const notes: string[] = [];
@@ -72,14 +73,17 @@ export async function run(options: { events?: number[]; keep?: boolean } = {}): 
   let ok = true;
   for (const events of sizes) {
     const dir = join(benchWorkDir(), `report-why-scale-${events}`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
+    const reuse = (options.reuse ?? false) && existsSync(dir);
+    if (!reuse) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    }
     const store = await openStore({ data: dir });
     try {
-      await migrate(store);
       const t0 = performance.now();
-      await fill(store, events);
-      const calls = await fillCalls(store, events);
+      await migrate(store);
+      if (!reuse) await fill(store, events);
+      const calls = reuse ? Math.round(events * CALL_SHARE) : await fillCalls(store, events);
       const fillS = (performance.now() - t0) / 1000;
       const rows = async (name: string, params: Record<string, unknown>) =>
         (await store.client.query({ query: reportSql(name), query_params: reportParams(name, params), format: 'JSONEachRow' })).json<Record<string, unknown>>();
@@ -89,6 +93,11 @@ export async function run(options: { events?: number[]; keep?: boolean } = {}): 
       const whyWhole = await timed(() => fetchWhyReport((n, p = {}) => rows(n, { ...whole, ...p })));
       const whyCut = await timed(() => fetchWhyReport((n, p = {}) => rows(n, { ...cut, ...p })));
       const whyOne = await timed(() => fetchWhyReport((n, p = {}) => rows(n, { ...whole, ...p }), 'Форма.Команда7'));
+      // Each query of the whole-run report alone, with the parameters fetchWhyReport gives it.
+      const asked: Array<[string, Record<string, unknown>]> = [];
+      await fetchWhyReport((n, p = {}) => { asked.push([n, { ...whole, ...p }]); return rows(n, { ...whole, ...p }); });
+      const perQuery: Record<string, number> = {};
+      for (const [n, params] of asked) perQuery[n] = await timed(() => rows(n, params));
       const raw = await timed(async () => (await store.client.query({ query: RAW_SUMS, query_params: whole, format: 'JSONEachRow' })).json());
       const report = await fetchWhyReport((n, p = {}) => rows(n, { ...whole, ...p }));
       // Every call counted once over all operations (the report lists the 20 with the most time).
@@ -104,10 +113,11 @@ export async function run(options: { events?: number[]; keep?: boolean } = {}): 
         { name: `${label}: report why --operation (one of 200)`, value: whyOne, unit: 's' },
         { name: `${label}: the same sums from tj_call_splits (reference)`, value: raw, unit: 's' },
         { name: `${label}: reference / report why`, value: raw / whyWhole, unit: '×' },
+        ...Object.entries(perQuery).map(([n, v]) => ({ name: `${label}: ${n} alone, whole run`, value: v, unit: 's' })),
         { name: `${label}: tj_call_split_minute rows`, value: Number(sizesRow?.minute_rows), unit: 'rows' },
         { name: `${label}: rollup on disk / tj_call_splits on disk`, value: Number(sizesRow?.rollup_bytes) / Number(sizesRow?.splits_bytes), unit: '×' },
       );
-      notes.push(`${label}: filled in ${fillS.toFixed(0)} s; ${calls} calls, report why counts ${sum}`);
+      notes.push(`${label}: ${reuse ? 'reused, migrated' : 'filled'} in ${fillS.toFixed(0)} s; ${calls} calls, report why counts ${sum}`);
     } finally {
       await store.close();
       if (!options.keep) rmSync(dir, { recursive: true, force: true });
@@ -117,8 +127,9 @@ export async function run(options: { events?: number[]; keep?: boolean } = {}): 
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { events: { type: 'string' }, keep: { type: 'boolean' } } });
-  const r = await run({ ...(values.events ? { events: values.events.split(',').map(Number) } : {}), keep: values.keep ?? false });
+  const { values } = parseArgs({ options: { events: { type: 'string' }, keep: { type: 'boolean' }, reuse: { type: 'boolean' } } });
+  const r = await run({ ...(values.events ? { events: values.events.split(',').map(Number) } : {}), keep: (values.keep ?? false) || (values.reuse ?? false),
+    reuse: values.reuse ?? false });
   console.log(formatTable(['bench', 'figure', 'value', 'unit'], figureRows(r)));
   for (const note of r.notes ?? []) console.log(`note: ${note}`);
   if (!r.ok) process.exitCode = 1;

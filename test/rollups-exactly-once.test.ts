@@ -1,5 +1,6 @@
 // Exactly once holds for the rollups too: a segment inserted again (a crash replay, a redelivered Kafka message)
-// adds nothing to tj_lock_minute, tj_call_minute, apdex_minute, atop_minute or the tj_sql_* rollups, not only nothing to the raw tables.
+// adds nothing to tj_lock_minute, tj_call_minute, apdex_minute, atop_minute, the tj_sql_* rollups or the call splits'
+// minute and hour rollups (062, 064), not only nothing to the raw tables.
 import test from 'ava';
 import { openTempStore, type TempStore } from './support/temp-store.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
@@ -25,7 +26,8 @@ async function totals(): Promise<Record<string, string>> {
     (SELECT sum(n) FROM tj_call_minute) AS calls,
     (SELECT sum(n) FROM apdex_minute) AS apdex,
     (SELECT count() FROM atop_minute) AS atop,
-    (SELECT sum(n) FROM tj_sql_minute) + (SELECT sum(n) FROM tj_sql_hour) + (SELECT sum(n) FROM tj_sql_context_minute) AS statements`;
+    (SELECT sum(n) FROM tj_sql_minute) + (SELECT sum(n) FROM tj_sql_hour) + (SELECT sum(n) FROM tj_sql_context_minute) AS statements,
+    (SELECT sum(n) FROM tj_call_split_minute) + (SELECT sum(n) FROM tj_call_split_hour) AS call_splits`;
   return (await (await store.client.query({ query: q, format: 'JSONEachRow' })).json<Record<string, string>>())[0]!;
 }
 
@@ -53,7 +55,7 @@ test.serial('a segment written twice counts once in every rollup', async (t) => 
   const sink = createClickHouseSink({ store, layouts: FAMILIES, events: { inserted() {}, insertFailed() {} } });
   for (const s of segments()) await sink.write(s);
   const once = await totals();
-  t.deepEqual(once, { locks: '2', calls: '1', apdex: '17', atop: '1', statements: '3' });
+  t.deepEqual(once, { locks: '2', calls: '1', apdex: '17', atop: '1', statements: '3', call_splits: '2' });
   for (const s of segments()) await sink.write(s);
   t.deepEqual(await totals(), once);
 });

@@ -48,6 +48,7 @@ function assertIdentifier(name: string): void {
 const CREATE_TABLE = /^CREATE\s+TABLE\s+IF\s+NOT\s+EXISTS\s+(\w+)\s*\(/i;
 const CREATE_MV = /^CREATE\s+MATERIALIZED\s+VIEW\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+TO\s+(\w+)\s+AS\s+([\s\S]*)$/i;
 const CREATE_VIEW = /^CREATE\s+VIEW\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+AS\s+([\s\S]*)$/i;
+const REPLACE_VIEW = /^CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)\s+AS\s+([\s\S]*)$/i;
 const ALTER_TABLE = /^ALTER\s+TABLE\s+(\w+)\s+([\s\S]*)$/i;
 const INSERT_SELECT = /^INSERT\s+INTO\s+(\w+)\s*(?:\([^)]*\))?\s*SELECT\b/i;
 
@@ -75,6 +76,9 @@ function rewrite(statement: string, o: ClusterOptions, known: Known): string[] {
   m = CREATE_VIEW.exec(statement);
   // A plain (or parameterized) view reads the Distributed tables: the whole cluster, as on one node.
   if (m) return [`CREATE VIEW IF NOT EXISTS ${m[1]} ${on} AS ${m[2]}`];
+  m = REPLACE_VIEW.exec(statement);
+  // A later migration's new definition of such a view (064_tj_call_hours.sql), the same on every node.
+  if (m) return [`CREATE OR REPLACE VIEW ${m[1]} ${on} AS ${m[2]}`];
   m = ALTER_TABLE.exec(statement);
   if (m) return alterTable(m[1] as string, m[2] as string, o, known);
   m = INSERT_SELECT.exec(statement);

@@ -1,7 +1,7 @@
 -- The host side of the operations `report why` lists: atop's CPU and disk busy % over the minutes in which each
 -- operation's calls ended (their tj_call_split_minute rows in the window): the mean of atop_minute's CPU figure and of
 -- atop_disks' whole-disk busy % (label DSK, as atop-disk-minutes.sql) in those minutes, over every host atop ran on.
--- NULL when atop did not run then.
+-- NULL when atop did not run then. {contexts} are the operations' first context lines (the rollup's leading key).
 WITH minutes AS
 (
     SELECT DISTINCT operation, minute
@@ -14,7 +14,7 @@ WITH minutes AS
                             {op_prefixes:Array(String)}, {op_regexes:Array(String)}, {op_infobases:Array(String)}) AS rule,
             if(rule = 0, context, {op_names:Array(String)}[rule]) AS operation
         FROM tj_call_split_minute
-        WHERE minute >= toStartOfMinute({from:DateTime64(6)}) AND minute < {to:DateTime64(6)}
+        WHERE context IN {contexts:Array(String)} AND minute >= toStartOfMinute({from:DateTime64(6)}) AND minute < {to:DateTime64(6)}
     )
     WHERE operation IN {names:Array(String)}
 ),

@@ -95,7 +95,7 @@ export async function fetchWhyReport(rows: WindowRows, operation = '', limit = W
   const contexts = [...new Set(ops.flatMap((r) => ((r.contexts ?? []) as unknown[]).map(s)))];
   const [details, slowest, waits, host, targets] = await Promise.all([
     rows('why-details', { names, per: WHY_TOP_SQL, contexts }), rows('why-slowest', { names, per: WHY_SLOWEST, contexts }), rows('why-pg-waits', { names, per, contexts }),
-    rows('why-host', { names }), rows('why-targets', { names }),
+    rows('why-host', { names, contexts }), rows('why-targets', { names }),
   ]);
   const detail = new Map(details.filter((r) => r.kind === 'buckets').map((r) => [s(r.operation), r]));
   const top = new Map<string, Array<{ sql_hash: string; count: number; seconds: number }>>();

@@ -15,7 +15,7 @@ export const TJ_FAMILY = defineFamily({
   retention: {
     key: 'tj_days', days: 30, recompress: true,
     // The lock episodes are kept like rollups; the lock resolver's facts go with tj_events (docs/write-path.md §11).
-    rollups: ['tj_lock_minute', 'tj_call_minute', 'tj_sql_hour', 'tj_sql_minute', 'tj_sql_context_minute', 'tj_sql_text', 'tj_call_split_minute', 'tj_call_sql_minute', 'tj_lock_episodes'],
+    rollups: ['tj_lock_minute', 'tj_call_minute', 'tj_sql_hour', 'tj_sql_minute', 'tj_sql_context_minute', 'tj_sql_text', 'tj_call_split_minute', 'tj_call_sql_minute', 'tj_call_split_hour', 'tj_call_sql_hour', 'tj_lock_episodes'],
     derived: ['tj_connection_events', 'tj_backend_events'],
     about: 'Days tj_events keeps an event after it was ingested (an old journal read today is kept). 0 keeps it for ever. Default 30.',
   },
