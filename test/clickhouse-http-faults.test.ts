@@ -170,3 +170,25 @@ test.serial('session_id keeps settings and temporary tables (the read-only user 
   t.is((await w('SELECT count() FROM tmp', { close_session: '1' })).text, '1\n');
   t.is((await w('SELECT count() FROM tmp')).headers.get('x-clickhouse-exception-code'), '60', 'a closed session forgets its temporary table');
 });
+
+test.serial('clients that leave while their wait_end_of_query result is spooled: the endpoint stays up', async (t) => {
+  // What a sink's client asks for (wait_end_of_query=1), killed while its result goes to the spool file: a chunk is
+  // being written when the query learns that the client left. Destroying the file then ended the whole process with
+  // ERR_STREAM_DESTROYED (`npm run chaos` with store kills: the store died after a sink kill, the next sink never
+  // became ready). Small blocks, a few ms apart, so that the client leaves while a block is awaited.
+  const auth = Buffer.from(`${ANALYST.user}:${ANALYST.password}`).toString('base64');
+  const query = encodeURIComponent('SELECT number, sleepEachRow(0.005) FROM numbers(200) SETTINGS max_block_size = 1');
+  for (let i = 0; i < 8; i++) {
+    await new Promise<void>((resolve) => {
+      const req = request(`${served.url}/?wait_end_of_query=1&query=${query}`, { headers: { authorization: `Basic ${auth}` } });
+      req.on('error', () => resolve());
+      req.end();
+      setTimeout(() => { req.destroy(); resolve(); }, 150 + i * 37);
+    });
+    const next = await ask(served.url, { query: 'SELECT 42' }).catch(async () => {
+      await served.daemon.exited;
+      return { text: `serve is gone: ${served.daemon.log().slice(-700)}` };
+    });
+    t.is(next.text, '42\n', `client ${i + 1}: the endpoint answers the next request`);
+  }
+});
