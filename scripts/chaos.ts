@@ -46,6 +46,8 @@ const storeData = join(work, 'store');
 let storeUrl: string | null = null;
 let broker: Broker | undefined;
 const live = new Set<Daemon>();
+/** Daemons this run is stopping: their exit is expected. */
+const stopping = new Set<Daemon>();
 let keep = values.keep;
 
 function configFile(b: Broker): string {
@@ -66,6 +68,14 @@ async function start(role: 'agent' | 'sink' | 'store', config: string): Promise<
   try {
     const daemon = await startDaemon(args, 180_000, { ...PASSWORD_ENV, PERFPIPE_CLICKHOUSE_PASSWORD: WRITER.password });
     live.add(daemon);
+    // A daemon that ends without being killed is a finding of its own (the store crashing left only a sink that
+    // could not get ready to show for it): said at once, its log kept.
+    void daemon.exited.then((code) => {
+      if (!live.has(daemon) || stopping.has(daemon)) return;
+      live.delete(daemon);
+      saveLog(daemon, 'died');
+      say(`${role} exited on its own (code ${code}): ${daemon.log().trim().split('\n').slice(-12).join(' | ')}`);
+    });
     return daemon;
   } catch (error) {
     if (error instanceof DaemonStartTimeout) saveLog(error.daemon, 'never-ready');
@@ -85,6 +95,7 @@ function saveLog(daemon: Daemon, note = ''): void {
 const sinkOutages = { began: 0, ended: 0 };
 
 async function kill(daemon: Daemon, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  stopping.add(daemon);
   await daemon.stop(signal);
   live.delete(daemon);
   saveLog(daemon);
@@ -224,7 +235,7 @@ async function storeRows(query: string, sinkRunning: boolean): Promise<Record<st
 
 async function cleanup(): Promise<void> {
   // Whatever still runs after a broken run (the store a sink could not get ready against, say) keeps its log too.
-  await Promise.all([...live].map(async (d) => { await d.stop('SIGKILL'); saveLog(d, 'at-cleanup'); }));
+  await Promise.all([...live].map(async (d) => { stopping.add(d); await d.stop('SIGKILL'); saveLog(d, 'at-cleanup'); }));
   await stopBroker().catch(() => {});
   if (keep) say(`work dir kept: ${work}`);
   else rmSync(work, { recursive: true, force: true });
