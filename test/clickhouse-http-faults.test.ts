@@ -192,3 +192,20 @@ test.serial('clients that leave while their wait_end_of_query result is spooled:
     t.is(next.text, '42\n', `client ${i + 1}: the endpoint answers the next request`);
   }
 });
+
+test.serial('clients that leave while their spooled or document result is sent give their query slots back', async (t) => {
+  // The spooled result (wait_end_of_query=1) and a document format (JSON) go to the client from a file after the
+  // query ended; a client that leaves then must end the request as one that leaves mid-stream does. More of them than
+  // max_concurrent_queries (4): were their slots kept, the next query would wait queue_max_wait_ms (30 s).
+  const leave = async (path: string): Promise<void> => {
+    const r = await rawGet(served.url, { path, stopAfterBytes: 64 * 1024 });
+    t.is(r.status, 200, r.body.subarray(0, 300).toString());
+    t.false(r.complete);
+  };
+  const rows = encodeURIComponent('SELECT number, toString(number) FROM numbers(100000)');
+  for (let i = 0; i < 3; i++) await leave(`/?wait_end_of_query=1&query=${rows}`);
+  for (let i = 0; i < 3; i++) await leave(`/?default_format=JSON&query=${rows}`);
+  const began = Date.now();
+  await stillServes(t);
+  t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
+});

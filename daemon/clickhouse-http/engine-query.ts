@@ -111,9 +111,10 @@ async function spoolThenSend(next: () => Promise<Buffer | null>, o: ResultOption
   }
 }
 
+/** The file to the client; a client that leaves cancels the request as it does mid-stream (QUERY_WAS_CANCELLED). */
 async function sendFile(path: string, out: ResponseOutput): Promise<void> {
   for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    if (out.clientGone) return;
+    if (out.clientGone) throw chError('QUERY_WAS_CANCELLED', 'the client closed the connection');
     await out.write(chunk as Buffer);
   }
 }
