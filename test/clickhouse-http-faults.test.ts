@@ -209,3 +209,21 @@ test.serial('clients that leave while their spooled or document result is sent g
   await stillServes(t);
   t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
 });
+
+test.serial('clients that leave while their statement runs (a sink killed mid-INSERT) give their query slots back', async (t) => {
+  // The engine finishes the statement after its client left; the answer's end must not wait for a client that is
+  // gone. More of them than max_concurrent_queries (4): were their slots kept, the next query would wait 30 s.
+  await ask(served.url, { user: WRITER, body: 'CREATE TABLE IF NOT EXISTS slow_in (n UInt64) ENGINE = MergeTree ORDER BY n' });
+  const auth = Buffer.from(`${WRITER.user}:${WRITER.password}`).toString('base64');
+  const body = 'INSERT INTO slow_in SELECT number FROM numbers(10) WHERE NOT ignore(sleepEachRow(0.05))';
+  for (let i = 0; i < 6; i++) {
+    await new Promise<void>((resolve) => {
+      const req = request(served.url, { method: 'POST', headers: { authorization: `Basic ${auth}`, 'content-length': Buffer.byteLength(body) } });
+      req.on('error', () => resolve());
+      req.end(body, () => setTimeout(() => { req.destroy(); resolve(); }, 150));
+    });
+  }
+  const began = Date.now();
+  await stillServes(t);
+  t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
+});
