@@ -308,7 +308,7 @@ export async function buildAndResolve(data: string, shape: LockStoreShape, log: 
     const counts = await buildLockStore(store.client, shape, (done, of) => { if (done % 6 === 0 || done === of) log(`slice ${done}/${of}, ${((performance.now() - t0) / 1000).toFixed(0)} s`); });
     const build_s = (performance.now() - t0) / 1000;
     t0 = performance.now();
-    const resolver = startLockResolver({ client: store.client, mode: 'backfill', warn: (m, e) => log(`${m}: ${e.message}`) });
+    const resolver = startLockResolver({ client: store.client, mode: 'backfill', warn: (m, e) => log(e ? `${m}: ${e.message}` : m) });
     await resolver.settleAll();
     await resolver.stop();
     const built: BuiltLockStore = { shape, counts, build_s, resolve_s: (performance.now() - t0) / 1000, resolved: resolver.stats.resolved };

@@ -72,7 +72,7 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     return sink.write(segment);
   });
   // Lock episodes are worked out as they arrive; a backfill settles them once everything is stored.
-  const locks = startLockResolver({ client: store.client, mode, warn: (message, error) => log.warn({ err: error.message }, message) });
+  const locks = startLockResolver({ client: store.client, mode, warn: (message, error) => log.warn(error ? { err: error.message } : {}, message) });
   const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families, disk });
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {

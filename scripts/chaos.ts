@@ -14,7 +14,7 @@ import { createPrng } from '../simulate/prng.js';
 import { startBroker, stopBroker, type Broker } from '../test/support/kafka-broker.js';
 import { pauseBroker, resumeBroker } from '../test/support/broker-restart.js';
 import { runCli } from '../test/support/cli.js';
-import { freePort, sinkQuery, startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
+import { DaemonStartTimeout, freePort, sinkQuery, startDaemon, storedIn, waitFor, type Daemon } from '../test/support/daemon.js';
 import { TjStream } from '../test/support/tj-stream.js';
 import { ask, PASSWORD_ENV, serveSection, WRITER } from '../test/support/clickhouse-serve.js';
 
@@ -46,6 +46,8 @@ const storeData = join(work, 'store');
 let storeUrl: string | null = null;
 let broker: Broker | undefined;
 const live = new Set<Daemon>();
+/** Daemons this run is stopping: their exit is expected. */
+const stopping = new Set<Daemon>();
 let keep = values.keep;
 
 function configFile(b: Broker): string {
@@ -63,22 +65,37 @@ async function start(role: 'agent' | 'sink' | 'store', config: string): Promise<
   const args = role === 'agent'
     ? ['agent', '--config', config, '--tj', tj, '--tz', 'Europe/Moscow', '--data', join(work, 'agent')]
     : role === 'sink' ? ['sink', '--config', config, '--data', sinkData, ...store] : ['serve', '--data', storeData, '--config', config];
-  const daemon = await startDaemon(args, 180_000, { ...PASSWORD_ENV, PERFPIPE_CLICKHOUSE_PASSWORD: WRITER.password });
-  live.add(daemon);
-  return daemon;
+  try {
+    const daemon = await startDaemon(args, 180_000, { ...PASSWORD_ENV, PERFPIPE_CLICKHOUSE_PASSWORD: WRITER.password });
+    live.add(daemon);
+    // A daemon that ends without being killed is a finding of its own (the store crashing left only a sink that
+    // could not get ready to show for it): said at once, its log kept.
+    void daemon.exited.then((code) => {
+      if (!live.has(daemon) || stopping.has(daemon)) return;
+      live.delete(daemon);
+      saveLog(daemon, 'died');
+      say(`${role} exited on its own (code ${code}): ${daemon.log().trim().split('\n').slice(-12).join(' | ')}`);
+    });
+    return daemon;
+  } catch (error) {
+    if (error instanceof DaemonStartTimeout) saveLog(error.daemon, 'never-ready');
+    throw error;
+  }
 }
 
 let logNumber = 0;
 /** Keeps each process's stderr beside the data, for the post-mortem of a failed run (--keep or a failure). */
-function saveLog(daemon: Daemon): void {
+function saveLog(daemon: Daemon, note = ''): void {
   mkdirSync(join(work, 'logs'), { recursive: true });
-  writeFileSync(join(work, 'logs', `${String(++logNumber).padStart(3, '0')}-${daemon.child.spawnargs[4]}.log`), daemon.log());
+  const role = daemon.child.spawnargs.find((arg) => ['agent', 'sink', 'serve'].includes(arg)) ?? 'daemon';
+  writeFileSync(join(work, 'logs', `${String(++logNumber).padStart(3, '0')}-${role}${note ? `-${note}` : ''}.log`), daemon.log());
 }
 
 /** The store-outage lines the sinks logged (daemon/assembly/source-telemetry.ts logs each outage once). */
 const sinkOutages = { began: 0, ended: 0 };
 
 async function kill(daemon: Daemon, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  stopping.add(daemon);
   await daemon.stop(signal);
   live.delete(daemon);
   saveLog(daemon);
@@ -217,7 +234,8 @@ async function storeRows(query: string, sinkRunning: boolean): Promise<Record<st
 }
 
 async function cleanup(): Promise<void> {
-  await Promise.all([...live].map((d) => d.stop('SIGKILL')));
+  // Whatever still runs after a broken run (the store a sink could not get ready against, say) keeps its log too.
+  await Promise.all([...live].map(async (d) => { stopping.add(d); await d.stop('SIGKILL'); saveLog(d, 'at-cleanup'); }));
   await stopBroker().catch(() => {});
   if (keep) say(`work dir kept: ${work}`);
   else rmSync(work, { recursive: true, force: true });

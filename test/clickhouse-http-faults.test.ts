@@ -170,3 +170,60 @@ test.serial('session_id keeps settings and temporary tables (the read-only user 
   t.is((await w('SELECT count() FROM tmp', { close_session: '1' })).text, '1\n');
   t.is((await w('SELECT count() FROM tmp')).headers.get('x-clickhouse-exception-code'), '60', 'a closed session forgets its temporary table');
 });
+
+test.serial('clients that leave while their wait_end_of_query result is spooled: the endpoint stays up', async (t) => {
+  // What a sink's client asks for (wait_end_of_query=1), killed while its result goes to the spool file: a chunk is
+  // being written when the query learns that the client left. Destroying the file then ended the whole process with
+  // ERR_STREAM_DESTROYED (`npm run chaos` with store kills: the store died after a sink kill, the next sink never
+  // became ready). Small blocks, a few ms apart, so that the client leaves while a block is awaited.
+  const auth = Buffer.from(`${ANALYST.user}:${ANALYST.password}`).toString('base64');
+  const query = encodeURIComponent('SELECT number, sleepEachRow(0.005) FROM numbers(200) SETTINGS max_block_size = 1');
+  for (let i = 0; i < 8; i++) {
+    await new Promise<void>((resolve) => {
+      const req = request(`${served.url}/?wait_end_of_query=1&query=${query}`, { headers: { authorization: `Basic ${auth}` } });
+      req.on('error', () => resolve());
+      req.end();
+      setTimeout(() => { req.destroy(); resolve(); }, 150 + i * 37);
+    });
+    const next = await ask(served.url, { query: 'SELECT 42' }).catch(async () => {
+      await served.daemon.exited;
+      return { text: `serve is gone: ${served.daemon.log().slice(-700)}` };
+    });
+    t.is(next.text, '42\n', `client ${i + 1}: the endpoint answers the next request`);
+  }
+});
+
+test.serial('clients that leave while their spooled or document result is sent give their query slots back', async (t) => {
+  // The spooled result (wait_end_of_query=1) and a document format (JSON) go to the client from a file after the
+  // query ended; a client that leaves then must end the request as one that leaves mid-stream does. More of them than
+  // max_concurrent_queries (4): were their slots kept, the next query would wait queue_max_wait_ms (30 s).
+  const leave = async (path: string): Promise<void> => {
+    const r = await rawGet(served.url, { path, stopAfterBytes: 64 * 1024 });
+    t.is(r.status, 200, r.body.subarray(0, 300).toString());
+    t.false(r.complete);
+  };
+  const rows = encodeURIComponent('SELECT number, toString(number) FROM numbers(100000)');
+  for (let i = 0; i < 3; i++) await leave(`/?wait_end_of_query=1&query=${rows}`);
+  for (let i = 0; i < 3; i++) await leave(`/?default_format=JSON&query=${rows}`);
+  const began = Date.now();
+  await stillServes(t);
+  t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
+});
+
+test.serial('clients that leave while their statement runs (a sink killed mid-INSERT) give their query slots back', async (t) => {
+  // The engine finishes the statement after its client left; the answer's end must not wait for a client that is
+  // gone. More of them than max_concurrent_queries (4): were their slots kept, the next query would wait 30 s.
+  await ask(served.url, { user: WRITER, body: 'CREATE TABLE IF NOT EXISTS slow_in (n UInt64) ENGINE = MergeTree ORDER BY n' });
+  const auth = Buffer.from(`${WRITER.user}:${WRITER.password}`).toString('base64');
+  const body = 'INSERT INTO slow_in SELECT number FROM numbers(10) WHERE NOT ignore(sleepEachRow(0.05))';
+  for (let i = 0; i < 6; i++) {
+    await new Promise<void>((resolve) => {
+      const req = request(served.url, { method: 'POST', headers: { authorization: `Basic ${auth}`, 'content-length': Buffer.byteLength(body) } });
+      req.on('error', () => resolve());
+      req.end(body, () => setTimeout(() => { req.destroy(); resolve(); }, 150));
+    });
+  }
+  const began = Date.now();
+  await stillServes(t);
+  t.true(Date.now() - began < 10_000, `the next query waited ${Date.now() - began} ms for a slot`);
+});

@@ -66,7 +66,7 @@ export async function openSinkService(o: SinkServiceOptions): Promise<SinkServic
   }
   const m = o.metrics;
   const sink = createClickHouseSink({ store, layouts: o.families, events: sinkTelemetry(o.log, m, createStoreDiskWatch(store.where, o.log, m)), signal: o.signal });
-  const locks = startLockResolver({ client: store.client, mode: 'follow', warn: (message, error) => o.log.warn({ err: error.message }, message) });
+  const locks = startLockResolver({ client: store.client, mode: 'follow', warn: (message, error) => o.log.warn(error ? { err: error.message } : {}, message) });
   return {
     store, locks,
     async handle(segment) {

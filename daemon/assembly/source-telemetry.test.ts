@@ -2,7 +2,7 @@ import test from 'ava';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { Metrics } from '../../ingest/observe/metrics.js';
-import { sourceTelemetry } from './source-telemetry.js';
+import { sinkTelemetry, sourceTelemetry } from './source-telemetry.js';
 
 function capture(): { log: pino.Logger; lines: () => Array<Record<string, unknown>> } {
   const out: string[] = [];
@@ -40,4 +40,17 @@ test('a full disk that lasts is logged once, not on every retry, and counted eve
   for (let i = 0; i < 50; i++) events.checkpointFailed('(checkpoints)', new Error('ENOSPC: no space left on device, write'));
   t.is(m.value('perfpipe_checkpoint_failures_total', { source: 'tj' }), 50);
   t.is(lines().length, 1);
+});
+
+test('a store outage is logged once when it begins and once when it ends, both as warnings; every failure is counted', (t) => {
+  const m = new Metrics();
+  const { log, lines } = capture();
+  const events = sinkTelemetry(log, m);
+  for (let attempt = 1; attempt <= 20; attempt++) events.insertFailed('tj_events', new Error('connect ECONNREFUSED 127.0.0.1:8123'), attempt, false);
+  events.inserted('tj_events', 100, 5);
+  events.inserted('tj_events', 100, 5);
+  t.is(m.value('perfpipe_insert_failures_total', { table: 'tj_events', permanent: 'false' }), 20);
+  const said = lines().filter((l) => Number(l.level) >= 40);
+  t.deepEqual(said.map((l) => l.msg), ['ClickHouse is not taking inserts; retrying until it does (logged again when it does)', 'ClickHouse takes inserts again']);
+  t.like(said[1], { failed_attempts: 20 });
 });

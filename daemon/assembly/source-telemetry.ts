@@ -91,7 +91,8 @@ export function sinkTelemetry(log: Logger, m: Metrics, disk?: StoreDiskWatch): S
       m.inc('perfpipe_insert_seconds_total', 'Time spent in inserts', { table }, ms / 1000);
       m.inc('perfpipe_inserts_total', 'Inserts acknowledged by ClickHouse', { table });
       if (outage) {
-        log.info({ down_s: Math.round((Date.now() - outage.since) / 100) / 10, failed_attempts: outage.failures }, 'ClickHouse takes inserts again');
+        // At the level of the line that began it: an operator who reads warnings sees the outage end too.
+        log.warn({ down_s: Math.round((Date.now() - outage.since) / 100) / 10, failed_attempts: outage.failures }, 'ClickHouse takes inserts again');
         outage = null;
       }
     },

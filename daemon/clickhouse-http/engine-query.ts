@@ -88,14 +88,21 @@ export async function runResultQuery(session: Session, sql: string, o: ResultOpt
   }
 }
 
-/** The whole result to a file, then the file to the client. */
+/**
+ * The whole result to a file, then the file to the client. The file's errors are listened to for its whole life:
+ * a file stream destroyed while a write is under way (the client left, or the engine failed, just after a chunk went
+ * to it) emits ERR_STREAM_DESTROYED once that write returns, and with no listener that error ended the process, every
+ * client's queries with it (`npm run chaos` with store kills: a sink killed mid-query took the store down).
+ */
 async function spoolThenSend(next: () => Promise<Buffer | null>, o: ResultOptions): Promise<void> {
   const file = createWriteStream(o.spoolPath);
+  const failed = new Promise<never>((_resolve, reject) => file.on('error', reject));
+  failed.catch(() => {});
   try {
     for (let chunk = await next(); chunk; chunk = await next()) {
-      if (!file.write(chunk)) await once(file, 'drain');
+      if (!file.write(chunk)) await Promise.race([once(file, 'drain'), failed]);
     }
-    await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await Promise.race([new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve()))), failed]);
     o.beforeFirstByte(emptySummary());
     await sendFile(o.spoolPath, o.out);
   } finally {
@@ -104,9 +111,10 @@ async function spoolThenSend(next: () => Promise<Buffer | null>, o: ResultOption
   }
 }
 
+/** The file to the client; a client that leaves cancels the request as it does mid-stream (QUERY_WAS_CANCELLED). */
 async function sendFile(path: string, out: ResponseOutput): Promise<void> {
   for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    if (out.clientGone) return;
+    if (out.clientGone) throw chError('QUERY_WAS_CANCELLED', 'the client closed the connection');
     await out.write(chunk as Buffer);
   }
 }

@@ -74,6 +74,9 @@ export class ResponseOutput {
 
   async end(): Promise<void> {
     this.start();
+    // A response whose client already left has no 'close' or 'finish' to come: waiting for one held the request,
+    // and its query slot, for ever.
+    if (this.clientGone) return;
     await new Promise<void>((resolve) => {
       this.res.once('close', resolve);
       this.res.once('finish', resolve);

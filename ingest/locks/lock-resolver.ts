@@ -11,8 +11,11 @@ import { DECIDED_AT_INSERT, type EpisodeTable, type Resolution } from './episode
 export interface LockResolverOptions {
   client: ClickHouseClient;
   mode: ResolverMode;
-  /** Where a failed pass is reported (it is tried again at the next). */
-  warn?: (message: string, error: Error) => void;
+  /**
+   * Where a failed pass is reported (it is tried again at the next): the first of a run of failures, then the pass
+   * that works again (without an error), so that a store down for a minute is two lines, not sixty.
+   */
+  warn?: (message: string, error?: Error) => void;
   /** Between passes, ms (1000). */
   intervalMs?: number;
   /** Episodes worked out per query (500). */
@@ -21,7 +24,7 @@ export interface LockResolverOptions {
   tables?: ReadonlyArray<EpisodeTable<AnyRow>>;
 }
 
-export interface LockResolverStats { resolved: number; written: number; passes: number }
+export interface LockResolverStats { resolved: number; written: number; passes: number; failedPasses: number }
 
 export interface LockResolver {
   /** One pass now: what arrived, then what is due. Resolves when its rows are stored. */
@@ -50,7 +53,9 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
   const { client } = o;
   const batch = o.batch ?? 500;
   const followed: Followed[] = (o.tables ?? DECIDED_AT_INSERT).map((table) => ({ table, work: new EpisodeWork(o.mode) }));
-  const stats: LockResolverStats = { resolved: 0, written: 0, passes: 0 };
+  const stats: LockResolverStats = { resolved: 0, written: 0, passes: 0, failedPasses: 0 };
+  /** Timer passes failed since the last that worked. */
+  let failing = 0;
   /** Server time (s) of the last look: the next reads from a little before it (ingested_at has whole seconds). */
   let since: number | null = null;
   /** Passes run one after another; `busy` lets the timer skip a tick while one runs. */
@@ -129,7 +134,13 @@ export function startLockResolver(o: LockResolverOptions): LockResolver {
   // lock-heavy 100 MB tree took 295 s against 34 s without the lock work, docs/write-path.md §11).
   const timer = o.mode === 'follow' ? setInterval(() => {
     if (stopped || busy > 0) return;
-    run(false).catch((error: Error) => o.warn?.('lock episodes: a resolver pass failed; trying again', error));
+    run(false).then(() => {
+      if (failing > 0) o.warn?.(`lock episodes: resolver passes work again after ${failing} failed`);
+      failing = 0;
+    }, (error: Error) => {
+      stats.failedPasses++;
+      if (failing++ === 0) o.warn?.('lock episodes: a resolver pass failed; trying again (logged again when a pass works)', error);
+    });
   }, o.intervalMs ?? 1000) : null;
   timer?.unref();
 

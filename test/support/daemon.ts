@@ -65,15 +65,45 @@ export async function waitFor(condition: () => Promise<boolean> | boolean, what:
   }
 }
 
-/** Starts a daemon and waits until /ready answers 200 (or it exits, which throws with its log). */
+/** A daemon that did not become ready in time: it was SIGKILLed, and `daemon.log()` keeps what it wrote for the post-mortem. */
+export class DaemonStartTimeout extends Error {
+  constructor(readonly daemon: Daemon, message: string) {
+    super(message);
+  }
+}
+
+/** The last warn-or-worse line of a daemon's log with its `err` (pino JSON: level 40+), to say why it is not ready. */
+export function lastFailure(log: string): string | null {
+  const lines = log.split('\n').filter((line) => line.trim() !== '');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    try {
+      const entry = JSON.parse(lines[i]!) as { level?: number; msg?: string; err?: unknown };
+      if ((entry.level ?? 0) >= 40) return `${entry.msg ?? ''}${entry.err === undefined ? '' : `: ${typeof entry.err === 'string' ? entry.err : JSON.stringify(entry.err)}`}`;
+    } catch {
+      return lines[i]!; // not JSON (a pretty log, a stack trace): the last line as it is
+    }
+  }
+  return null;
+}
+
+/**
+ * Starts a daemon and waits until /ready answers 200 (or it exits, which throws with its log). On timeout it is
+ * SIGKILLed, not left running, and the error carries its last failure and the daemon (its log) for the caller to keep.
+ */
 export async function startDaemon(args: string[], timeoutMs = 90_000, env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const daemon = await spawnDaemon(args, env);
   let gone = false;
   void daemon.exited.then(() => (gone = true));
-  await waitFor(async () => {
-    if (gone) throw new Error(`perfpipe ${args[0]} exited during start-up:\n${daemon.log()}`);
-    return (await httpGet(`${daemon.url}/ready`)).status === 200;
-  }, `perfpipe ${args[0]} to be ready`, timeoutMs);
+  try {
+    await waitFor(async () => {
+      if (gone) throw new Error(`perfpipe ${args[0]} exited during start-up:\n${daemon.log()}`);
+      return (await httpGet(`${daemon.url}/ready`)).status === 200;
+    }, `perfpipe ${args[0]} to be ready`, timeoutMs);
+  } catch (error) {
+    if (gone) throw error;
+    await daemon.stop('SIGKILL');
+    throw new DaemonStartTimeout(daemon, `${(error as Error).message}; its last failure: ${lastFailure(daemon.log()) ?? '(nothing logged)'}`);
+  }
   return daemon;
 }
 
