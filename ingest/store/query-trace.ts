@@ -20,7 +20,7 @@ export function queryTraceFromEnv(client: ClickHouseClient, env: NodeJS.ProcessE
   if (file === undefined || file === '') return null;
   const raw = { query: client.query.bind(client) };
   async function counters(): Promise<Counters> {
-    const rs = await raw.query({ query: `SELECT event, value FROM system.events WHERE event IN (${COUNTERS.map((c) => `'${c}'`).join(', ')})`, format: 'JSONEachRow' });
+    const rs = await raw.query({ query: 'SELECT event, value FROM system.events WHERE event IN {names:Array(String)}', query_params: { names: COUNTERS }, format: 'JSONEachRow' });
     const out = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counters;
     for (const r of await rs.json<{ event: keyof Counters; value: string }>()) out[r.event] = Number(r.value);
     return out;
