@@ -10,7 +10,7 @@ import { openStore, type Store } from '../ingest/store/clickhouse.js';
 import { prepareSchema } from '../ingest/store/schema.js';
 import { createClickHouseSink } from '../ingest/sink/clickhouse-sink.js';
 import { createAlerter, type Alerter } from '../ingest/alert/index.js';
-import { startLockResolver } from '../ingest/locks/lock-resolver.js';
+import { EMBEDDED_SETTLE_BATCH, startLockResolver } from '../ingest/locks/lock-resolver.js';
 import type { Source } from '../ingest/source/source.js';
 import { FAMILIES } from '../ingest/families/registry.js';
 import type { Families } from '../ingest/families/family-registry.js';
@@ -72,7 +72,11 @@ export async function startPipeline(config: Config, mode: 'follow' | 'backfill',
     return sink.write(segment);
   });
   // Lock episodes are worked out as they arrive; a backfill settles them once everything is stored.
-  const locks = startLockResolver({ client: store.client, mode, warn: (message, error) => log.warn(error ? { err: error.message } : {}, message) });
+  const locks = startLockResolver({
+    client: store.client, mode, warn: (message, error) => log.warn(error ? { err: error.message } : {}, message),
+    // The embedded engine takes a batch's parameters in process, not in a URL (lock-resolver.ts).
+    ...(store.kind === 'embedded' ? { settleBatch: EMBEDDED_SETTLE_BATCH } : {}),
+  });
   const sources = await createSources(config, mode, log, metrics, (segment) => bus.publish(segment), { families, disk });
   let stopped: Promise<void> | null = null;
   const pipeline: Pipeline = {

@@ -3,7 +3,7 @@
 // step that makes each next row (tj-episode-rows.ts, pg-episode-rows.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClickHouseClient } from '@clickhouse/client';
+import { TupleParam, type ClickHouseClient } from '@clickhouse/client';
 import { packageRoot } from '../store/package-root.js';
 import { TjLockEpisodeRowSchema, type TjLockEpisodeRow } from '../../schemas/tj-lock-episode-row.js';
 import { PgLockEpisodeRowSchema, type PgLockEpisodeRow } from '../../schemas/pg-lock-episode-row.js';
@@ -57,6 +57,10 @@ const NOT_LOOKED_UP: Omit<LookupRow, 'id'> = {
   culprit_tlocks: [], n_facts: 0,
 };
 
+/** The earliest and latest of DateTime64 texts (one format, so they order as text). */
+const earliest = (times: string[]): string => times.reduce((a, b) => (b < a ? b : a));
+const latest = (times: string[]): string => times.reduce((a, b) => (b > a ? b : a));
+
 /**
  * A batch's victims and culprits (tj-episode-pairs.sql), then each culprit connection looked up in the facts
  * (tj-episode-culprits.sql, the pairs passed as arrays), then its TLOCKs from where that lookup says
@@ -66,15 +70,18 @@ async function culpritRows(client: ClickHouseClient, keys: string[], lo: string,
   const pairs = await rowsOf<PairRow>(client, TJ_PAIRS_SQL, { lo, hi, ids: keys });
   const idOf = (p: PairRow): string => `${episodeKey(p)}|${p.victim_connect_id}|${p.culprit_connect_id}`;
   const named = [...new Map(pairs.filter((p) => Number(p.culprit_connect_id) !== 0).map((p) => [idOf(p), p])).values()];
+  const connections = new Map(named.map((p) => [`${p.infobase}|${p.culprit_connect_id}`, new TupleParam([p.infobase, Number(p.culprit_connect_id)])]));
   const found = named.length === 0 ? [] : await rowsOf<Omit<LookupRow, 'culprit_tlocks'> & { lower_ts: string }>(client, TJ_CULPRITS_SQL, {
     ids: named.map(idOf), infobases: named.map((p) => p.infobase), culprits: named.map((p) => Number(p.culprit_connect_id)),
     refs: named.map((p) => p.ref_ts), times: named.map((p) => p.ts), regions: named.map((p) => p.requested_regions),
+    connections: [...connections.values()], from: earliest(named.map((p) => p.ref_ts)), to: latest(named.map((p) => p.ts)),
   });
   const pairOf = new Map(named.map((p) => [idOf(p), p]));
   const withFacts = found.map((f) => ({ f, p: pairOf.get(f.id)! }));
   const tlocks = withFacts.length === 0 ? [] : await rowsOf<Pick<LookupRow, 'id' | 'culprit_tlocks'>>(client, TJ_TLOCKS_SQL, {
     ids: withFacts.map(({ f }) => f.id), infobases: withFacts.map(({ p }) => p.infobase), culprits: withFacts.map(({ p }) => Number(p.culprit_connect_id)),
     lowers: withFacts.map(({ f }) => f.lower_ts), refs: withFacts.map(({ p }) => p.ref_ts), regions: withFacts.map(({ p }) => p.requested_regions),
+    connections: [...connections.values()], from: earliest(withFacts.map(({ f }) => f.lower_ts)), to: latest(withFacts.map(({ p }) => p.ref_ts)),
   });
   const tlocksOf = new Map(tlocks.map((t) => [t.id, t.culprit_tlocks]));
   const byId = new Map(found.map(({ lower_ts: _, ...f }) => [f.id, { ...f, culprit_tlocks: tlocksOf.get(f.id) ?? [] }]));

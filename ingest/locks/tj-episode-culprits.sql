@@ -11,7 +11,12 @@
 --   last      the culprit's last event with a context at most an hour before the victim's event;
 --   n_facts   the culprit connection's fact rows in [ref_ts − 1 h, ts + 1 h]: what the version counts, as the
 --             difference of two running counts of the connection's facts.
--- A pair with no fact in its range gets no row.
+-- A pair with no fact in its range gets no row. The facts are read for {connections} (the pairs' distinct infobase and
+-- culprit) in [{from} − 1 h, {to} + 1 h] ({from}: the earliest ref_ts, {to}: the latest victim time), given apart
+-- from the pairs: each use of a CTE is a copy of it, and the pairs' arrays copied into every use of the facts made
+-- the planning of a 4,000-pair batch cost more than its lookups. The running counts come from each connection's
+-- sorted times (an array per connection), not from a window function over the facts, which took two thirds of the
+-- query (bench/RESULTS.md, "the engine's CPU in ingest --tj").
 WITH
     pairs AS
     (
@@ -25,14 +30,21 @@ WITH
         -- The pairs' culprit connections only: (infobase, connect_id) is the table's key prefix, so this reads their ranges.
         SELECT infobase, connect_id, ts, event, func, user, context_first, CAST(regions AS Array(String)) AS regions, locks, escalating
         FROM tj_connection_events
-        WHERE (infobase, connect_id) IN (SELECT DISTINCT infobase, culprit FROM pairs)
-          AND ts >= arrayMin({refs:Array(DateTime64(6))}) - INTERVAL 1 HOUR AND ts <= arrayMax({times:Array(DateTime64(6))}) + INTERVAL 1 HOUR
+        WHERE (infobase, connect_id) IN {connections:Array(Tuple(String, UInt64))}
+          AND ts >= {from:DateTime64(6)} - INTERVAL 1 HOUR AND ts <= {to:DateTime64(6)} + INTERVAL 1 HOUR
     ),
     running AS
     (
-        -- Facts counted up to each instant of a connection (instants shared by several facts counted once).
-        SELECT infobase, connect_id, ts, sum(n) OVER (PARTITION BY infobase, connect_id ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto
-        FROM (SELECT infobase, connect_id, ts, count() AS n FROM facts GROUP BY infobase, connect_id, ts)
+        -- Facts counted up to each instant of a connection: its times sorted, and at the last fact of each instant
+        -- (the next time differs, or there is none) the count up to there (instants shared by several facts once).
+        SELECT infobase, connect_id, instant.1 AS ts, instant.2 AS upto
+        FROM
+        (
+            SELECT infobase, connect_id, arraySort(groupArray(ts)) AS times, arrayPushBack(arrayPopFront(times), toDateTime64(0, 6, 'UTC')) AS next
+            FROM facts
+            GROUP BY infobase, connect_id
+        )
+        ARRAY JOIN arrayFilter(x -> x.3 != x.1 OR x.2 = length(times), arrayZip(times, arrayEnumerate(times), next)) AS instant
     ),
     looked AS
     (

@@ -11,6 +11,7 @@ import { SinkError } from '../errors/errors.js';
 import { createBinaryInserter } from './chdb-binary-insert.js';
 import { sleep } from '../retry/sleep.js';
 import { lockHolder } from './data-dir-lock.js';
+import { queryTraceFromEnv, tracedClient } from './query-trace.js';
 
 export interface StoreTarget {
   /** Embedded engine data lives in `<data>/clickhouse`. */
@@ -124,6 +125,8 @@ export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = pr
     engine.close();
     throw error;
   }
+  // PERFPIPE_TRACE_QUERIES=FILE: what each statement costs the engine (query-trace.ts), for profiling.
+  client = tracedClient(client, queryTraceFromEnv(client));
   const binary = createBinaryInserter(join(dir, '..', 'insert-spool'), (statement) => client.command(statement));
   // The client's errors already carry ClickHouse's code, as a server's do: the sink tells bad data from a transient
   // failure alike for both shapes.
