@@ -75,9 +75,11 @@ export const EMBEDDED_ENGINE_ARGS = ['--max_parts_cleaning_thread_pool_size=8', 
  * Options of the engine's jemalloc (linked into libchdb under the `je_` prefix, so it reads `JE_MALLOC_CONF`).
  * Built with one arena per CPU; one arena for all its threads keeps the pages one thread frees for the next
  * thread's allocations instead of beside another arena's: a 10 GB TJ ingest peaks at 476-478 instead of 517-518 MiB,
- * CPU time within this machine's noise (docs/write-path.md §7).
+ * CPU time within this machine's noise (docs/write-path.md §7). Freed pages are given back after 1 s instead of the
+ * build's 5 s, and its heap profiler (built active, sampling every 512 KiB with a backtrace) is off: in a live
+ * `run` the allocator then holds 127 instead of 148 MiB, dirty pages 23 instead of 32 MiB (bench/memory-and-soak.md).
  */
-export const EMBEDDED_ENGINE_MALLOC_CONF = 'percpu_arena:disabled,narenas:1';
+export const EMBEDDED_ENGINE_MALLOC_CONF = 'percpu_arena:disabled,narenas:1,dirty_decay_ms:1000,prof_active:false';
 
 export async function openStore(target: StoreTarget, env: NodeJS.ProcessEnv = process.env, lockWaitMs = 10_000): Promise<Store> {
   if (target.clickhouse) {

@@ -66,6 +66,16 @@ export class TjEventScanner<M> {
     this.names = new TjNames(meaningOf);
   }
 
+  /**
+   * Reading stops for now (the framer's `idle`): what `read` found is no longer valid, and its views would keep the
+   * framer's last window alive beside the shrunk one, for every followed file (docs/write-path.md §7).
+   */
+  idle(): void {
+    this.bytes = EMPTY;
+    this.window = null;
+    this.view = new DataView(EMPTY.buffer);
+  }
+
   /** Reads the event `framer.next()` found last; false for an event the string path must take (see above). */
   read(framer: TjFramer): boolean {
     const hourUs = this.hourUs;

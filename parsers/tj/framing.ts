@@ -17,6 +17,8 @@ import { matchHeader, NEED_MORE, NO_HEADER } from './header.js';
 import { GrowableBuffer } from './growable-buffer.js';
 import { DOUBLED_DQUOTE, DOUBLED_SQUOTE, PropertyRanges } from './property-ranges.js';
 
+const NO_BYTES = Buffer.alloc(0);
+
 const State = {
   lineStart: 0,
   propName: 1,
@@ -149,10 +151,14 @@ export class TjFramer {
   }
 
   /** Reading stops for now: the window keeps only the bytes not yet settled (growable-buffer.ts), so a followed
-   * file's window does not stay at its largest read's size between reads. */
+   * file's window does not stay at its largest read's size between reads. What `next` found is no longer valid
+   * (push ends it anyway), and its views would keep the old window alive beside the shrunk one. */
   idle(): void {
     this.data.discardBefore(this.settled);
     this.data.shrink();
+    this.window = NO_BYTES;
+    this.runBytes = NO_BYTES;
+    if (this.view.buffer !== this.data.bytes.buffer) this.view = new DataView(NO_BYTES.buffer);
   }
 
   /** No more bytes will come: `next` then also hands over what is left open. */

@@ -38,3 +38,23 @@ test('a window that is mostly in use, or small, is kept as it is', (t) => {
   small.shrink();
   t.is(small.bytes, smallHeld, 'a 64 KiB window is not worth a copy');
 });
+
+test('shrinking between reads also drops the read events that discarding left in place', (t) => {
+  // A followed file: a 1 MiB read made the window 1 MiB; the next read of 500 KiB is settled but for its last 100
+  // bytes, and that dead prefix is too small to be moved out at once, so it stays in the window.
+  const w = new GrowableBuffer();
+  w.reset(0);
+  w.append(bytes(1 << 20, 4));
+  w.discardBefore((1 << 20) - 10);
+  w.append(bytes(500 * 1024, 5));
+  const end = w.end;
+  w.discardBefore(end - 100);
+  t.is(w.bytes.length, 1 << 20, 'the window still holds the read events');
+  const last = Buffer.from(w.slice(end - 100, end));
+  w.shrink();
+  t.is(w.bytes.length, 100);
+  t.is(w.end, end);
+  t.deepEqual(w.slice(end - 100, end), last);
+  w.append(bytes(50, 6));
+  t.deepEqual(w.slice(end - 100, end + 50), Buffer.concat([last, bytes(50, 6)]));
+});

@@ -9,6 +9,8 @@ export class GrowableBuffer {
   /** Absolute offset of bytes[0]. */
   start = 0;
   private length = 0;
+  /** The offset below which nothing is needed any more (the last `discardBefore`), even while those bytes are kept. */
+  private liveFrom = 0;
 
   get end(): number {
     return this.start + this.length;
@@ -18,6 +20,7 @@ export class GrowableBuffer {
     this.bytes = Buffer.alloc(0);
     this.start = origin;
     this.length = 0;
+    this.liveFrom = origin;
   }
 
   append(chunk: Buffer): void {
@@ -41,20 +44,26 @@ export class GrowableBuffer {
   }
 
   /**
-   * Gives back a window much larger than what it holds: reading a 1 MiB chunk grows it to 2 MiB, and a file
-   * followed between reads needs only its last unfinished event (docs/write-path.md §7).
+   * Gives back a window much larger than what it still needs: reading a 1 MiB chunk grows it to 2 MiB, and a file
+   * followed between reads needs only its last unfinished event (docs/write-path.md §7). What is needed starts at
+   * the last `discardBefore`, not at the bytes it left in place: a followed file's window otherwise carried up to
+   * a megabyte of read events from read to read (30 live rphost files: ~31 MiB of windows, docs/memory-and-soak).
    */
   shrink(): void {
-    if (this.bytes.length <= SHRINK_ABOVE || this.length * 4 > this.bytes.length) return;
-    const kept = Buffer.allocUnsafe(this.length);
-    this.bytes.copy(kept, 0, 0, this.length);
+    const live = this.end - this.liveFrom;
+    if (this.bytes.length <= SHRINK_ABOVE || live * 4 > this.bytes.length) return;
+    const kept = Buffer.allocUnsafe(live);
+    this.bytes.copy(kept, 0, this.liveFrom - this.start, this.length);
     this.bytes = kept;
+    this.start = this.liveFrom;
+    this.length = live;
   }
 
   /** Forgets bytes before `abs`, moving the rest to the front once the dead prefix is large. */
   discardBefore(abs: number): void {
     const dead = abs - this.start;
     if (dead <= 0) return;
+    this.liveFrom = abs;
     if (dead === this.length) {
       this.start = abs;
       this.length = 0;

@@ -83,6 +83,7 @@ export function createTjRowParser(ctx: TjFileContext, target: TjRowTarget): Incr
     },
     idle() {
       framer.idle();
+      scanner.idle();
     },
     // The framer appends each chunk to its own window (framing.ts): the caller's buffer is not kept.
     copiesInput: true,
