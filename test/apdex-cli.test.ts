@@ -112,7 +112,7 @@ test.serial('the table and csv formats carry the same numbers for people', async
 test('unusable report arguments exit 2 and say what is expected', async (t) => {
   const name = await runCli(['report', 'apdx', '--data', join(work, 'never')]);
   t.is(name.code, 2);
-  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, pg-locks, pg-waits, locks, sql, errors, all, run-compare, runs\n');
+  t.is(name.stderr, 'perfpipe: report: "apdx" is not a report; expected one of apdex, pg-locks, pg-waits, locks, sql, errors, why, all, run-compare, runs\n');
   const time = await runCli(['report', 'apdex', '--from', 'yesterday', '--data', join(work, 'never')]);
   t.is(time.code, 2);
   t.is(time.stderr, 'perfpipe: --from: "yesterday" is not a time; expected ISO-8601 (e.g. "2026-11-30T10:00:00Z") or Unix seconds\n');

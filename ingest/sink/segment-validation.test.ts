@@ -64,7 +64,8 @@ test('a replayed segment validates to the same rows and errors, which ClickHouse
   const delivered = () => validateSegment(legacy(JSON.parse(JSON.stringify([parsed[0], { nope: true }, parsed[1]])) as unknown[]), FAMILIES).segment;
   const first = delivered();
   const replay = delivered();
-  t.is(first.tables.length, 1);
+  // Two CALLs: their events, and each call's split (tj_call_splits, docs/write-path.md §12).
+  t.deepEqual(first.tables.map((table) => table.table), ['tj_events', 'tj_call_splits']);
   t.is(first.errors.length, 1, 'the event that is no TJ event');
   t.deepEqual(replay.tables, first.tables, 'the same tables in the same order, byte for byte');
   t.deepEqual(replay.errors, first.errors);
@@ -75,9 +76,10 @@ test('a replayed segment validates to the same rows and errors, which ClickHouse
   await sink.write(first);
   await sink.write(replay);
   const rs = await store.client.query({
-    query: 'SELECT (SELECT count() FROM tj_events) AS events, (SELECT count() FROM ingest_errors) AS errors', format: 'JSONEachRow',
+    query: 'SELECT (SELECT count() FROM tj_events) AS events, (SELECT count() FROM tj_call_splits) AS splits, (SELECT count() FROM ingest_errors) AS errors',
+    format: 'JSONEachRow',
   });
-  t.deepEqual(await rs.json(), [{ events: '2', errors: '1' }], 'the replay was dropped as a duplicate');
+  t.deepEqual(await rs.json(), [{ events: '2', splits: '2', errors: '1' }], 'the replay was dropped as a duplicate');
 });
 
 test("an old agent's atop event is checked against the atop record schema", (t) => {
