@@ -81,7 +81,7 @@ const CONN = (user: string, t: string) => `toUInt64((intDiv(${user}, 3) * 7 + in
 const DBPID = (user: string, t: string) => `toUInt32(10000 + cityHash64(${user}, intDiv(toUnixTimestamp(${t}), 1800)) % 4000000)`;
 
 /** Background operations of the slice [from, from + SLICE_S): `n` of them, spread evenly, users at random. */
-function operationsSql(n: number, from: number, base: number, shape: LockStoreShape): string {
+export function operationsSql(n: number, from: number, base: number, shape: LockStoreShape): string {
   const stepUs = Math.floor((SLICE_S * 1e6) / n);
   return `INSERT INTO tj_events (${TJ_COLUMNS})
 SELECT ${TJ_ROW}
@@ -255,7 +255,7 @@ const hourly = (perHour30k: number, shape: LockStoreShape): number => Math.max(1
  * Writes the whole store slice by slice (10 minutes of event time per insert of each kind) and the two named runs
  * (`baseline`: the first half, `candidate`: the second). `progress` hears each slice's end.
  */
-export async function buildLockStore(client: ClickHouseClient, shape: LockStoreShape, progress?: (done: number, of: number) => void): Promise<LockStoreCounts> {
+export async function buildLockStore(client: ClickHouseClient, shape: LockStoreShape, progress?: (done: number, of: number) => void, slicesToBuild?: number): Promise<LockStoreCounts> {
   const slices = Math.round((shape.hours * 3600) / SLICE_S);
   const per = {
     waits: hourly(PER_HOUR_30K.waits, shape), timeouts: hourly(PER_HOUR_30K.timeouts, shape), deadlocks: hourly(PER_HOUR_30K.deadlocks, shape),
@@ -263,10 +263,17 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   };
   const lockEvents = per.waits * CONFLICT_EVENTS.waits + per.timeouts * CONFLICT_EVENTS.timeouts + per.deadlocks * CONFLICT_EVENTS.deadlocks + per.pg * CONFLICT_EVENTS.pg;
   const operations = Math.max(1, Math.round((shape.events / slices - lockEvents) / OPERATION_EVENTS));
-  // Big inserts, but blocks the embedded engine's views can hold.
-  const settings = { max_insert_threads: 1, max_threads: 2, max_block_size: '65536', min_insert_block_size_rows: '262144' } as unknown as ClickHouseSettings;
-  const run = (query: string) => client.command({ query, clickhouse_settings: settings });
-  for (let s = 0; s < slices; s++) {
+  // One block per statement (one part per table and view target, not six), generated in blocks of 65,536 rows.
+  const settings = { max_insert_threads: 1, max_threads: 2, max_block_size: '65536', min_insert_block_size_rows: '2000000', min_insert_block_size_bytes: String(2 ** 30) } as unknown as ClickHouseSettings;
+  const run = async (query: string) => {
+    const t = performance.now();
+    await client.command({ query, clickhouse_settings: settings });
+    if (process.env.LOCK_STORE_TIMING) process.stderr.write(`${((performance.now() - t) / 1000).toFixed(2)} s ${query.slice(0, 60).replace(/\s+/g, ' ')}\n`);
+  };
+  // No merges while it writes, then one merge per table (OPTIMIZE … FINAL): each row is rewritten once, not once per
+  // level of the merge tree (the 100M store's merges cost more CPU than its inserts, bench/RESULTS.md).
+  await client.command({ query: 'SYSTEM STOP MERGES' });
+  for (let s = 0; s < (slicesToBuild ?? slices); s++) {
     const from = shape.start + s * SLICE_S;
     await run(operationsSql(operations, from, s * operations, shape));
     await run(pgLogSql(operations, from, s * operations, shape, s === Math.floor(slices / 2) + 3));
@@ -278,6 +285,13 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   const end = shape.start + slices * SLICE_S;
   const half = shape.start + Math.floor(slices / 2) * SLICE_S;
   await client.command({ query: `INSERT INTO runs (name, started_at, stopped_at, updated_at) VALUES ('baseline', toDateTime64(${shape.start}, 3, 'UTC'), toDateTime64(${half}, 3, 'UTC'), now64(3)), ('candidate', toDateTime64(${half}, 3, 'UTC'), toDateTime64(${end}, 3, 'UTC'), now64(3))` });
+  await client.command({ query: 'SYSTEM START MERGES' });
+  const tables = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND total_rows > 0 ORDER BY total_rows DESC", format: 'JSONEachRow' });
+  for (const { name } of await tables.json<{ name: string }>()) {
+    const t = performance.now();
+    await client.command({ query: `OPTIMIZE TABLE ${name} FINAL`, clickhouse_settings: { alter_sync: '2' } as unknown as ClickHouseSettings });
+    if (process.env.LOCK_STORE_TIMING) process.stderr.write(`${((performance.now() - t) / 1000).toFixed(1)} s OPTIMIZE TABLE ${name} FINAL\n`);
+  }
   const count = async (sql: string): Promise<number> => Number(Object.values((await (await client.query({ query: sql, format: 'JSONEachRow' })).json<Record<string, unknown>>())[0] ?? {})[0]);
   return {
     tj_events: await count('SELECT count() FROM tj_events'),
