@@ -296,13 +296,16 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   const end = shape.start + slices * SLICE_S;
   const half = shape.start + Math.floor(slices / 2) * SLICE_S;
   await client.command({ query: `INSERT INTO runs (name, started_at, stopped_at, updated_at) VALUES ('baseline', toDateTime64(${shape.start}, 3, 'UTC'), toDateTime64(${half}, 3, 'UTC'), now64(3)), ('candidate', toDateTime64(${half}, 3, 'UTC'), toDateTime64(${end}, 3, 'UTC'), now64(3))` });
-  await client.command({ query: 'SYSTEM START MERGES' });
+  // One table at a time: with merges started everywhere, the others' background merges (a level of the tree each)
+  // ran beside the first OPTIMIZE and were then done again by their own.
   const tables = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND total_rows > 0 ORDER BY total_rows DESC", format: 'JSONEachRow' });
   for (const { name } of await tables.json<{ name: string }>()) {
     const t = performance.now();
+    await client.command({ query: `SYSTEM START MERGES ${name}` });
     await client.command({ query: `OPTIMIZE TABLE ${name} FINAL`, clickhouse_settings: { alter_sync: '2' } as unknown as ClickHouseSettings });
     if (process.env.LOCK_STORE_TIMING) process.stderr.write(`${((performance.now() - t) / 1000).toFixed(1)} s OPTIMIZE TABLE ${name} FINAL\n`);
   }
+  await client.command({ query: 'SYSTEM START MERGES' });
   return countLockStore(client);
 }
 
