@@ -1,9 +1,19 @@
 // A store shaped like an 11-hour load test of 30,000 users (issue #28 item 3), built through the engine's cheapest
 // door: every row is made by the engine itself, `INSERT … SELECT … FROM numbers()` into tj_events, pg_lock_waits,
-// pg_activity and apdex_measurements, one slice of event time per insert. The materialized views run exactly as
-// on perfpipe's write path (the lock facts, the victims' episode rows, the minute rollups); what is skipped is reading
-// and parsing TJ text and the segments' RowBinary (inserts are of ~1.5M rows, not ~9,000: fewer, larger parts). The
-// lock resolver then works every episode out as `perfpipe ingest`'s last step does (its time is a figure).
+// pg_activity, pg_log and apdex_measurements, one slice of event time (10 minutes) per insert. The lock resolver then
+// works every episode out as `perfpipe ingest`'s last step does (its time is a figure).
+// How it differs from a store written through `perfpipe ingest` (docs/write-path.md):
+// - no TJ text is read or parsed and no segment's RowBinary is sent: the engine generates the rows;
+// - inserts are of one 10-minute slice (~1.5M TJ rows at 100M), each one block, so one part per table and per view
+//   target, not one per segment of ~9,000 rows; no deduplication token (nothing is replayed);
+// - the materialized views run exactly as on the write path (lock facts, episode rows, minute rollups), on those
+//   big blocks: a rollup gets one row per key and slice, where ingest writes one per key and segment before merges;
+// - no merges while it writes, then one `OPTIMIZE … FINAL` per table: one part per partition at the end, where a
+//   long-running store holds a few parts per partition at various levels;
+// - the resolver works every episode out once, at the end, in batches of BACKFILL_BATCH, not a second after each
+//   arrives in batches of 500 (the rows are the same, bench/RESULTS.md).
+// Build cost on this machine (bench/RESULTS.md, 2026-12-03): about 6 CPU s per slice of the 100M shape for the
+// inserts (views about a third of it), plus the merge and the resolver.
 //
 // Proportions per hour for 30,000 users, scaled with the users: 6,000 managed-lock waits, 120 lock timeouts (the
 // culprit's transaction goes on for 0.5–10 minutes after), 30 deadlocks, 1,200 PostgreSQL lock waits (1 % deadlocks,
@@ -15,8 +25,9 @@
 // with a PROC (the platform's version); the server log has each PostgreSQL wait's lines (still waiting, acquired, the
 // deadlock and lock-timeout errors), one statement in 100 operations over log_min_duration_statement, a unique
 // violation per 2,000 operations, and a setting reloaded in the second half.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { openStore } from '../ingest/store/clickhouse.js';
 import { migrate } from '../ingest/store/migrations.js';
@@ -81,7 +92,7 @@ const CONN = (user: string, t: string) => `toUInt64((intDiv(${user}, 3) * 7 + in
 const DBPID = (user: string, t: string) => `toUInt32(10000 + cityHash64(${user}, intDiv(toUnixTimestamp(${t}), 1800)) % 4000000)`;
 
 /** Background operations of the slice [from, from + SLICE_S): `n` of them, spread evenly, users at random. */
-function operationsSql(n: number, from: number, base: number, shape: LockStoreShape): string {
+export function operationsSql(n: number, from: number, base: number, shape: LockStoreShape): string {
   const stepUs = Math.floor((SLICE_S * 1e6) / n);
   return `INSERT INTO tj_events (${TJ_COLUMNS})
 SELECT ${TJ_ROW}
@@ -255,7 +266,7 @@ const hourly = (perHour30k: number, shape: LockStoreShape): number => Math.max(1
  * Writes the whole store slice by slice (10 minutes of event time per insert of each kind) and the two named runs
  * (`baseline`: the first half, `candidate`: the second). `progress` hears each slice's end.
  */
-export async function buildLockStore(client: ClickHouseClient, shape: LockStoreShape, progress?: (done: number, of: number) => void): Promise<LockStoreCounts> {
+export async function buildLockStore(client: ClickHouseClient, shape: LockStoreShape, progress?: (done: number, of: number) => void, slicesToBuild?: number): Promise<LockStoreCounts> {
   const slices = Math.round((shape.hours * 3600) / SLICE_S);
   const per = {
     waits: hourly(PER_HOUR_30K.waits, shape), timeouts: hourly(PER_HOUR_30K.timeouts, shape), deadlocks: hourly(PER_HOUR_30K.deadlocks, shape),
@@ -263,10 +274,17 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   };
   const lockEvents = per.waits * CONFLICT_EVENTS.waits + per.timeouts * CONFLICT_EVENTS.timeouts + per.deadlocks * CONFLICT_EVENTS.deadlocks + per.pg * CONFLICT_EVENTS.pg;
   const operations = Math.max(1, Math.round((shape.events / slices - lockEvents) / OPERATION_EVENTS));
-  // Big inserts, but blocks the embedded engine's views can hold.
-  const settings = { max_insert_threads: 1, max_threads: 2, max_block_size: '65536', min_insert_block_size_rows: '262144' } as unknown as ClickHouseSettings;
-  const run = (query: string) => client.command({ query, clickhouse_settings: settings });
-  for (let s = 0; s < slices; s++) {
+  // One block per statement (one part per table and view target, not six), generated in blocks of 65,536 rows.
+  const settings = { max_insert_threads: 1, max_threads: 2, max_block_size: '65536', min_insert_block_size_rows: '2000000', min_insert_block_size_bytes: String(2 ** 30) } as unknown as ClickHouseSettings;
+  const run = async (query: string) => {
+    const t = performance.now();
+    await client.command({ query, clickhouse_settings: settings });
+    if (process.env.LOCK_STORE_TIMING) process.stderr.write(`${((performance.now() - t) / 1000).toFixed(2)} s ${query.slice(0, 60).replace(/\s+/g, ' ')}\n`);
+  };
+  // No merges while it writes, then one merge per table (OPTIMIZE … FINAL): each row is rewritten once, not once per
+  // level of the merge tree (the 100M store's merges cost more CPU than its inserts, bench/RESULTS.md).
+  await client.command({ query: 'SYSTEM STOP MERGES' });
+  for (let s = 0; s < (slicesToBuild ?? slices); s++) {
     const from = shape.start + s * SLICE_S;
     await run(operationsSql(operations, from, s * operations, shape));
     await run(pgLogSql(operations, from, s * operations, shape, s === Math.floor(slices / 2) + 3));
@@ -278,6 +296,21 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
   const end = shape.start + slices * SLICE_S;
   const half = shape.start + Math.floor(slices / 2) * SLICE_S;
   await client.command({ query: `INSERT INTO runs (name, started_at, stopped_at, updated_at) VALUES ('baseline', toDateTime64(${shape.start}, 3, 'UTC'), toDateTime64(${half}, 3, 'UTC'), now64(3)), ('candidate', toDateTime64(${half}, 3, 'UTC'), toDateTime64(${end}, 3, 'UTC'), now64(3))` });
+  // One table at a time: with merges started everywhere, the others' background merges (a level of the tree each)
+  // ran beside the first OPTIMIZE and were then done again by their own.
+  const tables = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND total_rows > 0 ORDER BY total_rows DESC", format: 'JSONEachRow' });
+  for (const { name } of await tables.json<{ name: string }>()) {
+    const t = performance.now();
+    await client.command({ query: `SYSTEM START MERGES ${name}` });
+    await client.command({ query: `OPTIMIZE TABLE ${name} FINAL`, clickhouse_settings: { alter_sync: '2' } as unknown as ClickHouseSettings });
+    if (process.env.LOCK_STORE_TIMING) process.stderr.write(`${((performance.now() - t) / 1000).toFixed(1)} s OPTIMIZE TABLE ${name} FINAL\n`);
+  }
+  await client.command({ query: 'SYSTEM START MERGES' });
+  return countLockStore(client);
+}
+
+/** What a built store holds, counted. */
+export async function countLockStore(client: ClickHouseClient): Promise<LockStoreCounts> {
   const count = async (sql: string): Promise<number> => Number(Object.values((await (await client.query({ query: sql, format: 'JSONEachRow' })).json<Record<string, unknown>>())[0] ?? {})[0]);
   return {
     tj_events: await count('SELECT count() FROM tj_events'),
@@ -296,22 +329,44 @@ export async function buildLockStore(client: ClickHouseClient, shape: LockStoreS
 export interface BuiltLockStore { shape: LockStoreShape; counts: LockStoreCounts; build_s: number; resolve_s: number; resolved: number }
 
 /**
- * Builds the store in `data` (fresh) and works every lock episode out as `ingest`'s last step does, in this process
- * (the embedded engine holds one data directory per process: the bench runs this as a child).
+ * Episodes per resolver query in the build's backfill: on three slices of the 100M shape (4,350 episodes), 7.0 CPU s
+ * at 4,000 against 18.0 at the resolver's default 500, the same rows (bench/RESULTS.md). A bench setting: `ingest`
+ * keeps the resolver's default.
  */
-export async function buildAndResolve(data: string, shape: LockStoreShape, log: (line: string) => void = () => {}): Promise<BuiltLockStore> {
-  rmSync(data, { recursive: true, force: true });
+const BACKFILL_BATCH = 4000;
+
+/** The inserts' part of a build, written before the resolver starts: a resolver stopped midway can be run again alone. */
+const BUILD_FILE = 'lock-store.build.json';
+
+/**
+ * Builds the store in `data` (fresh) and works every lock episode out as `ingest`'s last step does, in this process
+ * (the embedded engine holds one data directory per process: the bench runs this as a child). `resolveOnly` skips
+ * the build of a store whose inserts are done (its BUILD_FILE) and works out what is left: the resolver begins with
+ * every episode still pending or partial. `batch`: episodes per resolver query (BACKFILL_BATCH).
+ */
+export async function buildAndResolve(
+  data: string, shape: LockStoreShape, log: (line: string) => void = () => {}, o: { resolveOnly?: boolean; batch?: number; buildS?: number } = {},
+): Promise<BuiltLockStore> {
+  if (!o.resolveOnly) rmSync(data, { recursive: true, force: true });
   const store = await openStore({ data });
   try {
     await migrate(store);
     let t0 = performance.now();
-    const counts = await buildLockStore(store.client, shape, (done, of) => { if (done % 6 === 0 || done === of) log(`slice ${done}/${of}, ${((performance.now() - t0) / 1000).toFixed(0)} s`); });
-    const build_s = (performance.now() - t0) / 1000;
+    let inserted: { counts: LockStoreCounts; build_s: number };
+    if (o.resolveOnly) {
+      // A store whose build wrote no BUILD_FILE (an older build stopped in its resolver): counted now, build time given.
+      inserted = existsSync(join(data, BUILD_FILE)) ? JSON.parse(readFileSync(join(data, BUILD_FILE), 'utf8')) as typeof inserted
+        : { counts: await countLockStore(store.client), build_s: o.buildS ?? Number.NaN };
+    } else {
+      const counts = await buildLockStore(store.client, shape, (done, of) => { if (done % 6 === 0 || done === of) log(`slice ${done}/${of}, ${((performance.now() - t0) / 1000).toFixed(0)} s`); });
+      inserted = { counts, build_s: (performance.now() - t0) / 1000 };
+      writeFileSync(join(data, BUILD_FILE), JSON.stringify(inserted));
+    }
     t0 = performance.now();
-    const resolver = startLockResolver({ client: store.client, mode: 'backfill', warn: (m, e) => log(e ? `${m}: ${e.message}` : m) });
+    const resolver = startLockResolver({ client: store.client, mode: 'backfill', batch: o.batch ?? BACKFILL_BATCH, warn: (m, e) => log(e ? `${m}: ${e.message}` : m) });
     await resolver.settleAll();
     await resolver.stop();
-    const built: BuiltLockStore = { shape, counts, build_s, resolve_s: (performance.now() - t0) / 1000, resolved: resolver.stats.resolved };
+    const built: BuiltLockStore = { shape, ...inserted, resolve_s: (performance.now() - t0) / 1000, resolved: resolver.stats.resolved };
     writeFileSync(join(data, 'lock-store.json'), JSON.stringify(built));
     return built;
   } finally {
@@ -329,10 +384,15 @@ export function builtStore(data: string, shape: LockStoreShape): BuiltLockStore 
   }
 }
 
-// `node dist/bench/lock-store.js DIR EVENTS USERS`: builds one store (the bench's child process), prints its description.
+// `node dist/bench/lock-store.js DIR EVENTS USERS [--resolve-only] [--batch N]`: builds one store (the bench's child
+// process), prints its description.
 if (isMain(import.meta.url)) {
-  const [data, events, users] = process.argv.slice(2);
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'resolve-only': { type: 'boolean' }, batch: { type: 'string' }, 'build-s': { type: 'string' } } });
+  const [data, events, users] = positionals;
   const shape = lockStoreShape(Number(events), Number(users));
-  const built = await buildAndResolve(data!, shape, (line) => process.stderr.write(`${line}\n`));
+  const built = await buildAndResolve(data!, shape, (line) => process.stderr.write(`${line}\n`), {
+    resolveOnly: values['resolve-only'] === true, ...(values.batch ? { batch: Number(values.batch) } : {}),
+    ...(values['build-s'] ? { buildS: Number(values['build-s']) } : {}),
+  });
   process.stdout.write(`${JSON.stringify(built)}\n`);
 }
