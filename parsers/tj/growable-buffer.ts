@@ -47,7 +47,7 @@ export class GrowableBuffer {
    * Gives back a window much larger than what it still needs: reading a 1 MiB chunk grows it to 2 MiB, and a file
    * followed between reads needs only its last unfinished event (docs/write-path.md §7). What is needed starts at
    * the last `discardBefore`, not at the bytes it left in place: a followed file's window otherwise carried up to
-   * a megabyte of read events from read to read (30 live rphost files: ~31 MiB of windows, docs/memory-and-soak).
+   * a megabyte of read events from read to read (30 live rphost files: ~31 MiB of windows, bench/memory-and-soak.md).
    */
   shrink(): void {
     const live = this.end - this.liveFrom;
