@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../ingest/store/package-root.js';
+import { owned } from './owned-children.js';
 
 export const repoRoot = packageRoot();
 /**
@@ -28,9 +29,9 @@ export interface CliResult {
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, [...cliArgs, ...args], {
+  return owned(spawn(process.execPath, [...cliArgs, ...args], {
     cwd: repoRoot, env: { ...process.env, PERFPIPE_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

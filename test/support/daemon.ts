@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { cliArgs, repoRoot } from './cli.js';
+import { owned } from './owned-children.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -30,9 +31,9 @@ export interface Daemon {
 
 export async function spawnDaemon(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.PERFPIPE_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...cliArgs, ...args, '--listen', `127.0.0.1:${port}`], {
+  const child = owned(spawn(process.execPath, [...(process.env.PERFPIPE_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...cliArgs, ...args, '--listen', `127.0.0.1:${port}`], {
     cwd: repoRoot, env: { ...process.env, PERFPIPE_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  }));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();

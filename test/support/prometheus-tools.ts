@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, httpGet, waitFor } from './daemon.js';
+import { owned } from './owned-children.js';
 import { missingPrograms } from './prerequisites.js';
 
 export const MISSING_ALERTMANAGER = missingPrograms('prometheus-alertmanager');
@@ -22,7 +23,7 @@ interface Server {
 /** Spawns `program` with `args(port)` on a free port and waits for `<url>/-/ready`; the temp dir goes on close. */
 async function startServer(program: string, dir: string, args: (port: number) => string[]): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(program, args(port), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = owned(spawn(program, args(port), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] }));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-50_000);
