@@ -1,6 +1,7 @@
 // A real Kafka broker for tests, through scripts/kafka.sh: a fresh data dir per broker, removed on stop.
 // Use from ava: `test.before(() => startBroker())`, `test.after.always(() => stopBroker())`.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import type { Admin } from 'kafkajs';
 import { packageRoot } from '../../ingest/store/package-root.js';
 import { FAMILIES } from '../../ingest/families/registry.js';
 import { topicNames } from '../../ingest/bus/kafka-topics.js';
+import { stopAtExit } from './owned-children.js';
 
 const run = promisify(execFile);
 // From the package root, not from this file: compiled benches run it from dist/test/support/.
@@ -24,6 +26,8 @@ export interface Broker {
 }
 
 const started = new Map<number, Broker>();
+/** What stops each started broker if this test process ends first (kafka.sh runs it detached). */
+const forgetAtExit = new Map<number, () => void>();
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -59,6 +63,7 @@ export async function startBroker(port?: number): Promise<Broker> {
   }
   const broker = { port: chosen, brokers: [`127.0.0.1:${chosen}`], dataDir, startMs: Date.now() - began };
   started.set(chosen, broker);
+  forgetAtExit.set(chosen, stopAtExit(() => process.kill(Number(readFileSync(join(dataDir, 'kafka.pid'), 'utf8')), 'SIGKILL')));
   return broker;
 }
 
@@ -70,6 +75,8 @@ export async function stopBroker(port?: number): Promise<void> {
       await run('bash', [SCRIPT, 'stop'], { env: env(broker.port, broker.dataDir), timeout: 60_000 });
     } finally {
       started.delete(broker.port);
+      forgetAtExit.get(broker.port)?.();
+      forgetAtExit.delete(broker.port);
       await rm(broker.dataDir, { recursive: true, force: true });
     }
   }

@@ -4,8 +4,18 @@
 import type { ChildProcess } from 'node:child_process';
 
 const live = new Set<ChildProcess>();
+/** Synchronous stops of servers that run detached (a Kafka broker, a PostgreSQL cluster): no ChildProcess to kill. */
+const stops = new Set<() => void>();
 
 function killAll(): void {
+  for (const stop of stops) {
+    try {
+      stop();
+    } catch {
+      // Already down.
+    }
+  }
+  stops.clear();
   for (const child of live) {
     try {
       child.kill('SIGKILL');
@@ -28,4 +38,10 @@ export function owned<T extends ChildProcess>(child: T): T {
   live.add(child);
   child.once('exit', () => live.delete(child));
   return child;
+}
+
+/** Runs `stop` (synchronous) if this test process ends before the returned function is called to forget it. */
+export function stopAtExit(stop: () => void): () => void {
+  stops.add(stop);
+  return () => stops.delete(stop);
 }

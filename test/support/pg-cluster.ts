@@ -5,6 +5,7 @@ import { chownSync, mkdtempSync, appendFileSync, rmSync, chmodSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { stopAtExit } from './owned-children.js';
 
 export { pgBinDir } from './prerequisites.js';
 
@@ -56,6 +57,7 @@ export function startPgCluster(bin: string, settings: Record<string, string>): P
   const conf = { port: String(port), listen_addresses: "''", unix_socket_directories: `'${dir}'`, fsync: 'off', ...settings };
   appendFileSync(join(data, 'postgresql.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
   run('pg_ctl', ['-D', data, '-l', join(dir, 'pg_ctl.log'), '-w', '-t', '60', 'start']);
+  stopAtExit(() => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '10', 'stop']));
   const psql = (commands: string[], env: NodeJS.ProcessEnv = {}): Promise<string> => new Promise((resolve) => {
     const args = ['-X', '-q', '-h', dir, '-p', String(port), '-U', env.PGUSER ?? 'postgres', '-d', env.PGDATABASE ?? 'postgres', ...commands.flatMap((c) => ['-c', c])];
     const child = spawn(join(bin, 'psql'), args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
